@@ -1,0 +1,3 @@
+//! patience: exact solvers for solitaire games.
+pub mod card;
+pub mod pysol;
