@@ -20,7 +20,11 @@ impl Rank {
 
     /// `None` unless `n` is in 1..=13.
     pub const fn new(n: u8) -> Option<Rank> {
-        if n >= 1 && n <= 13 { Some(Rank(n)) } else { None }
+        if n >= 1 && n <= 13 {
+            Some(Rank(n))
+        } else {
+            None
+        }
     }
 
     /// The rank as a number, Ace = 1 to King = 13.

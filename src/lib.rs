@@ -1,3 +1,15 @@
 //! patience: exact solvers for solitaire games.
+//!
+//! A library with a thin command line on top. Each game has a fast engine
+//! ([`games`]) searched by one generic depth-first search ([`search`]), and
+//! plain reference rules ([`reference`]) that check it.
+
+pub mod board;
 pub mod card;
+pub mod deal;
+pub mod game;
+pub mod games;
+pub mod notation;
 pub mod pysol;
+pub mod reference;
+pub mod search;

@@ -1,0 +1,60 @@
+//! The interface between a game's fast engine and the search.
+//!
+//! The search is generic over [`Game`] and monomorphised per game, so the
+//! hot loop calls each game's code directly.
+
+use crate::board::{Board, BoardError};
+use crate::notation;
+use crate::search::TableKey;
+
+/// A game's fast engine, built for one board.
+///
+/// The engine holds whatever the deal fixes for good (the layout's cards),
+/// so that a [`Game::State`] holds only what moves change and stays small.
+pub trait Game: Sized {
+    /// Whether every move is irreversible. Then the search cannot meet a
+    /// position on its own path, and it skips the cycle guard.
+    const ACYCLIC: bool;
+
+    /// A position, as compact as the engine can make it.
+    type State: Copy;
+    /// The exact transposition-table key of a position. Two positions with
+    /// the same key must have the same future: same moves, same outcome.
+    type Key: TableKey;
+    /// A move as the engine plays it.
+    type Move: Copy;
+
+    /// The engine for a board, or why the board is not one of this game's.
+    fn new(board: &Board) -> Result<Self, BoardError>;
+
+    fn initial(&self) -> Self::State;
+
+    fn key(&self, state: &Self::State) -> Self::Key;
+
+    fn is_won(&self, state: &Self::State) -> bool;
+
+    /// Cards on the foundations: how far a search got.
+    fn cards_home(&self, state: &Self::State) -> u32;
+
+    /// Appends the legal moves, the most promising first. A game may leave
+    /// out moves that never lose a win (each omission argued where it is
+    /// made).
+    fn moves(&self, state: &Self::State, out: &mut Vec<Self::Move>);
+
+    fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
+
+    /// A sound dead-end test: `true` only if no win can be reached from the
+    /// position. The default never prunes.
+    fn is_dead_end(&self, _state: &Self::State) -> bool {
+        false
+    }
+
+    /// The move in RULES.md notation, played from `state`. One engine move
+    /// may be several notation moves (a stock skipped through is a series
+    /// of draws).
+    fn notation(&self, state: &Self::State, mv: Self::Move, out: &mut Vec<notation::Move>);
+
+    /// The position as a plain board, for printing and for comparing with
+    /// the reference rules.
+    fn to_board(&self, state: &Self::State) -> Board;
+}

@@ -1,0 +1,121 @@
+//! The game list: each game's layout, and dispatch from a [`GameKind`] to
+//! its engine and its reference rules.
+//!
+//! Adding a game is its engine file, its reference rules file, a variant
+//! here and one arm in [`with_game!`].
+
+pub mod all_in_a_row;
+
+use std::fmt;
+
+use crate::board::Pile;
+use crate::board::{Board, BoardError};
+use crate::pysol::{PysolDeal, PysolError};
+
+/// The games patience solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum GameKind {
+    /// All in a Row: one deck, 13 piles of 4, one foundation built up or
+    /// down regardless of suit, wrapping K-A.
+    #[value(name = "all-in-a-row")]
+    AllInARow,
+}
+
+/// How a game is dealt: what the numbered deals and board checks need.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub decks: u8,
+    pub foundations: u8,
+    /// The Aces are taken out first and start the foundations.
+    pub aces_start_home: bool,
+    /// Cards dealt to each tableau pile, left to right.
+    pub piles: &'static [u8],
+    pub reserve: u8,
+    /// Whether the cards left over form a stock.
+    pub stock: bool,
+    /// Whether all but the top card of each pile are dealt face down.
+    pub face_down: bool,
+}
+
+impl Layout {
+    pub fn total_cards(&self) -> usize {
+        self.decks as usize * 52
+    }
+}
+
+/// Runs `$body` with `$g` the engine type of `$kind`, monomorphised.
+#[macro_export]
+macro_rules! with_game {
+    ($kind:expr, $g:ident => $body:expr) => {
+        match $kind {
+            $crate::games::GameKind::AllInARow => {
+                type $g = $crate::games::all_in_a_row::AllInARow;
+                $body
+            }
+        }
+    };
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 1] = [GameKind::AllInARow];
+
+    /// The name used on the command line and in CSV files.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::AllInARow => "all-in-a-row",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    pub fn layout(self) -> &'static Layout {
+        match self {
+            GameKind::AllInARow => &all_in_a_row::LAYOUT,
+        }
+    }
+
+    /// The plain reference rules of the game.
+    pub fn rules(self) -> &'static dyn crate::reference::Rules {
+        match self {
+            GameKind::AllInARow => &crate::reference::all_in_a_row::AllInARowRules,
+        }
+    }
+
+    /// Checks that a board is a position of this game.
+    pub fn validate(self, board: &Board) -> Result<(), BoardError> {
+        match self {
+            GameKind::AllInARow => all_in_a_row::validate(board),
+        }
+    }
+
+    /// The deal PySolFC shows as game `n`.
+    pub fn pysol_deal(self, n: u64) -> Result<Board, PysolError> {
+        match self {
+            GameKind::AllInARow => crate::pysol::all_in_a_row(n).map(|d| pysol_board(self, d)),
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A PySolFC deal as a board of `game`; lines the game has no use for
+/// (a reserve where it has none) are left out.
+fn pysol_board(game: GameKind, deal: PysolDeal) -> Board {
+    let layout = game.layout();
+    let mut foundations: Vec<_> = deal.foundations.into_iter().map(Some).collect();
+    foundations.resize(layout.foundations as usize, None);
+    Board {
+        foundations,
+        reserve: (layout.reserve > 0).then(|| deal.reserve.into_iter().map(Some).collect()),
+        stock: layout.stock.then_some(deal.stock),
+        waste: (!deal.waste.is_empty()).then_some(deal.waste),
+        piles: deal.piles.into_iter().map(Pile::face_up).collect(),
+        ..Board::default()
+    }
+}

@@ -1,0 +1,82 @@
+//! The plain reference rules: each game written straight from RULES.md on
+//! plain [`Board`]s, slow and obvious, as the yardstick for the fast
+//! engines. `verify` replays move lists with them, and the property tests
+//! compare the engines' moves and verdicts against them.
+
+pub mod all_in_a_row;
+
+use std::collections::HashSet;
+
+use crate::board::Board;
+use crate::notation::Move;
+
+/// A game's rules on plain boards.
+pub trait Rules: Sync {
+    /// Every legal move, in any order.
+    fn legal_moves(&self, board: &Board) -> Vec<Move>;
+
+    /// Plays `mv`, or says why it is illegal (the board is then unchanged).
+    fn play(&self, board: &mut Board, mv: &Move) -> Result<(), String>;
+
+    fn is_won(&self, board: &Board) -> bool;
+
+    fn cards_home(&self, board: &Board) -> usize;
+}
+
+/// How a replayed move list ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Replay {
+    /// Every move was legal and the last one won.
+    Won,
+    /// Every move was legal, but the game is not won.
+    NotWon { cards_home: usize },
+    /// The move at `index` (from 0) is illegal, for `reason`.
+    Illegal { index: usize, reason: String },
+}
+
+/// Replays `moves` from `board` with the reference rules.
+pub fn replay(rules: &dyn Rules, board: &Board, moves: &[Move]) -> Replay {
+    let mut board = board.clone();
+    for (index, mv) in moves.iter().enumerate() {
+        if rules.is_won(&board) {
+            return Replay::Illegal {
+                index,
+                reason: "the game is already won".into(),
+            };
+        }
+        if let Err(reason) = rules.play(&mut board, mv) {
+            return Replay::Illegal { index, reason };
+        }
+    }
+    if rules.is_won(&board) {
+        Replay::Won
+    } else {
+        Replay::NotWon {
+            cards_home: rules.cards_home(&board),
+        }
+    }
+}
+
+/// Plain exhaustive search with the reference rules: `Some(true)` if a win
+/// is reachable, `Some(false)` if not, `None` past `max_positions`. Meant
+/// for small positions in tests: it keeps every position it sees.
+pub fn plain_search(rules: &dyn Rules, board: &Board, max_positions: usize) -> Option<bool> {
+    let mut seen = HashSet::new();
+    let mut todo = vec![board.clone()];
+    while let Some(board) = todo.pop() {
+        if rules.is_won(&board) {
+            return Some(true);
+        }
+        for mv in rules.legal_moves(&board) {
+            let mut next = board.clone();
+            rules.play(&mut next, &mv).expect("a legal move plays");
+            if seen.insert(next.clone()) {
+                if seen.len() > max_positions {
+                    return None;
+                }
+                todo.push(next);
+            }
+        }
+    }
+    Some(false)
+}

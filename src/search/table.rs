@@ -1,0 +1,206 @@
+//! A bounded transposition table of exact keys.
+//!
+//! The table answers one question: has the search already expanded this
+//! position? Keys are stored whole, so a hit is never a different position.
+//! When the table reaches its size cap it overwrites an entry instead of
+//! growing: a forgotten position is searched again (time), never pruned
+//! wrongly (verdict).
+
+use std::mem::size_of;
+
+/// A key the table can store.
+pub trait TableKey: Copy + Eq + std::hash::Hash {
+    /// The value marking an empty slot. No game may produce it as a key.
+    const EMPTY: Self;
+
+    /// A well-mixed hash; the table indexes with its high bits.
+    fn table_hash(&self) -> u64;
+}
+
+impl TableKey for u64 {
+    const EMPTY: u64 = u64::MAX;
+
+    fn table_hash(&self) -> u64 {
+        let k = *self ^ (*self >> 32);
+        k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// How far from its home slot a key may be placed. Lookups stop there too,
+/// which keeps probes inside a cache line or two.
+const PROBES: usize = 8;
+
+/// The smallest table: a search of a few thousand positions should not pay
+/// for a large allocation or clearing one.
+const MIN_SLOTS: usize = 1 << 12;
+
+pub struct Table<K: TableKey> {
+    slots: Vec<K>,
+    /// log2 of the slot count.
+    bits: u32,
+    len: usize,
+    peak: usize,
+    max_slots: usize,
+}
+
+impl<K: TableKey> Table<K> {
+    /// A table that never uses more than `max_bytes` for its slots (at
+    /// least the minimum size).
+    pub fn new(max_bytes: usize) -> Table<K> {
+        let fit = (max_bytes / size_of::<K>()).max(MIN_SLOTS);
+        let max_slots = 1usize << (usize::BITS - 1 - fit.leading_zeros());
+        Table::with_slots(MIN_SLOTS.min(max_slots), max_slots)
+    }
+
+    fn with_slots(slots: usize, max_slots: usize) -> Table<K> {
+        Table {
+            slots: vec![K::EMPTY; slots],
+            bits: slots.trailing_zeros(),
+            len: 0,
+            peak: 0,
+            max_slots,
+        }
+    }
+
+    /// Empties the table for a new search, giving back memory a large one
+    /// took.
+    pub fn clear(&mut self) {
+        if self.slots.len() > MIN_SLOTS {
+            *self = Table::with_slots(MIN_SLOTS.min(self.max_slots), self.max_slots);
+        } else if self.len > 0 {
+            self.slots.fill(K::EMPTY);
+            self.len = 0;
+            self.peak = 0;
+        }
+    }
+
+    /// Records `key`; `false` if it was already there.
+    #[inline]
+    pub fn insert(&mut self, key: K) -> bool {
+        debug_assert!(key != K::EMPTY);
+        let home = self.home(key);
+        let mask = self.slots.len() - 1;
+        for probe in 0..PROBES {
+            let slot = &mut self.slots[(home + probe) & mask];
+            if *slot == key {
+                return false;
+            }
+            if *slot == K::EMPTY {
+                *slot = key;
+                self.len += 1;
+                self.peak = self.peak.max(self.len);
+                if self.len * 4 > self.slots.len() * 3 {
+                    self.grow();
+                }
+                return true;
+            }
+        }
+        if self.slots.len() < self.max_slots {
+            self.grow();
+            return self.insert(key);
+        }
+        // Full at its cap: forget the home slot's position. Its twin in
+        // later lookups is then searched again, which is only time.
+        self.slots[home] = key;
+        true
+    }
+
+    /// Whether `key` is in the table.
+    pub fn contains(&self, key: K) -> bool {
+        let home = self.home(key);
+        let mask = self.slots.len() - 1;
+        (0..PROBES)
+            .map(|probe| self.slots[(home + probe) & mask])
+            .take_while(|&slot| slot != K::EMPTY)
+            .any(|slot| slot == key)
+    }
+
+    #[inline]
+    fn home(&self, key: K) -> usize {
+        (key.table_hash() >> (64 - self.bits)) as usize
+    }
+
+    fn grow(&mut self) {
+        if self.slots.len() >= self.max_slots {
+            return;
+        }
+        let doubled = vec![K::EMPTY; self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, doubled);
+        self.bits += 1;
+        self.len = 0;
+        for key in old.into_iter().filter(|&k| k != K::EMPTY) {
+            self.place(key);
+        }
+    }
+
+    /// Re-places a key while growing; one that finds no slot is dropped,
+    /// which is only a forgotten position.
+    fn place(&mut self, key: K) {
+        let home = self.home(key);
+        let mask = self.slots.len() - 1;
+        if let Some(probe) = (0..PROBES).find(|p| self.slots[(home + p) & mask] == K::EMPTY) {
+            self.slots[(home + probe) & mask] = key;
+            self.len += 1;
+        }
+    }
+
+    /// Most positions held at once since the last clear.
+    pub fn peak(&self) -> usize {
+        self.peak
+    }
+
+    /// Bytes the slots take now.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * size_of::<K>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembers_what_it_was_given() {
+        let mut table = Table::<u64>::new(1 << 20);
+        for k in 0..10_000u64 {
+            assert!(table.insert(k * 7919));
+        }
+        for k in 0..10_000u64 {
+            assert!(table.contains(k * 7919));
+            assert!(!table.insert(k * 7919));
+            assert!(!table.contains(k * 7919 + 1));
+        }
+        assert_eq!(table.peak(), 10_000);
+    }
+
+    #[test]
+    fn stays_within_its_cap_and_forgets_rather_than_lies() {
+        let cap = 64 * 1024;
+        let mut table = Table::<u64>::new(cap);
+        for k in 0..1_000_000u64 {
+            table.insert(k);
+        }
+        assert!(table.bytes() <= cap);
+        // Whatever it forgot, it never claims a key it was not given.
+        for k in 1_000_000..1_100_000u64 {
+            assert!(!table.contains(k));
+        }
+        // Recent keys are mostly still there.
+        let kept = (990_000..1_000_000u64)
+            .filter(|&k| table.contains(k))
+            .count();
+        assert!(kept > 5_000, "kept only {kept}");
+    }
+
+    #[test]
+    fn clear_forgets_everything() {
+        let mut table = Table::<u64>::new(1 << 24);
+        for k in 0..100_000u64 {
+            table.insert(k);
+        }
+        table.clear();
+        assert!(!table.contains(5));
+        assert_eq!(table.peak(), 0);
+        assert_eq!(table.bytes(), MIN_SLOTS * 8);
+    }
+}
