@@ -4,6 +4,7 @@
 //! ([`games`]) searched by one generic depth-first search ([`search`]), and
 //! plain reference rules ([`reference`]) that check it.
 
+pub mod batch;
 pub mod board;
 pub mod card;
 pub mod deal;
@@ -13,3 +14,4 @@ pub mod notation;
 pub mod pysol;
 pub mod reference;
 pub mod search;
+pub mod stats;

@@ -1,3 +1,569 @@
-fn main() {
-    println!("Hello, world!");
+//! The `patience` command line: argument parsing and printing only; the
+//! work is in the library.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow};
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+use patience::batch::{self, Batch, Row};
+use patience::board::Board;
+use patience::games::{DealNumber, GameKind};
+use patience::notation::{self, Move};
+use patience::reference::{self, Replay};
+use patience::search::{self, Limits, Report, Verdict};
+use patience::stats::{self, Summary};
+
+/// Exact solver for solitaire deals: proves each deal won (with a move list
+/// that replays to a win) or lost (every reachable position searched), and
+/// measures how often a game can be won.
+///
+/// Verdicts are for open play: the solver knows every card, face-down and
+/// stock cards included.
+#[derive(Parser)]
+#[command(name = "patience", version, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print a deal in the deal text format.
+    Deal {
+        game: GameKind,
+        /// Deal number (RULES.md numbering, the same in every release).
+        #[arg(required_unless_present = "pysol", conflicts_with = "pysol")]
+        deal: Option<u64>,
+        /// Print PySolFC's game number N instead.
+        #[arg(long, value_name = "N")]
+        pysol: Option<u64>,
+    },
+    /// Solve one deal: verdict, move list, nodes, table size and time.
+    ///
+    /// The output is a move list with `#` comments, valid input for
+    /// `verify --moves`.
+    Solve {
+        game: GameKind,
+        #[command(flatten)]
+        source: Source,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay a move list with the plain reference rules, and say which
+    /// move is illegal or that it wins.
+    Verify {
+        game: GameKind,
+        #[command(flatten)]
+        source: Source,
+        /// The move list, one move a line (`-` for standard input).
+        #[arg(long, value_name = "PATH")]
+        moves: PathBuf,
+    },
+    /// Solve a range of deals in parallel, one CSV row per deal.
+    ///
+    /// Rows are written as deals finish: `game,deal,verdict,moves,nodes,
+    /// micros,best`, where best is the most cards the search got home. A
+    /// batch stopped by Ctrl-C or a kill keeps every finished row; run it
+    /// again with --resume to do the rest.
+    Batch {
+        game: GameKind,
+        /// Deals to solve: `A..B` (both included) or one number.
+        #[arg(long, value_name = "RANGE", value_parser = batch::parse_range)]
+        deals: std::ops::RangeInclusive<u64>,
+        /// Take the numbers as PySolFC game numbers.
+        #[arg(long)]
+        pysol: bool,
+        /// The CSV file to write.
+        #[arg(long, value_name = "PATH")]
+        out: PathBuf,
+        /// Add to an existing file, skipping the deals already in it.
+        #[arg(long)]
+        resume: bool,
+        /// Worker threads [default: all cores].
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Print the final summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Summarise batch files: deals, verdicts and win rate with a 95%
+    /// Wilson interval. Several files merge; a deal with different
+    /// verdicts in two files is an error.
+    Stats {
+        #[arg(required = true, value_name = "CSV")]
+        files: Vec<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Which deal to work on: exactly one of a number, `--pysol N` or `--file`.
+#[derive(Args)]
+#[group(required = true, multiple = false)]
+struct Source {
+    /// Deal number (RULES.md numbering).
+    deal: Option<u64>,
+    /// PySolFC game number.
+    #[arg(long, value_name = "N")]
+    pysol: Option<u64>,
+    /// A board in the deal text format (`-` for standard input);
+    /// black-hole-solver boards are read as they are.
+    #[arg(long, short, value_name = "PATH")]
+    file: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct LimitArgs {
+    /// Stop a deal's search after N positions (verdict `unknown`).
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+    /// Stop a deal's search after this long, e.g. 30s, 500ms, 2m
+    /// (verdict `unknown`).
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    timeout: Option<Duration>,
+    /// Cap on transposition-table memory, e.g. 512M, 2G; a batch shares it
+    /// among its threads. At the cap the table forgets positions: slower,
+    /// never wrong.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
+    memory: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_nodes: self.max_nodes,
+            timeout: self.timeout,
+            memory: self.memory,
+            cancel: None,
+        }
+    }
+}
+
+/// An error in what the user gave: exit code 2 rather than 1.
+#[derive(Debug)]
+struct BadInput(String);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+fn bad_input(message: impl Into<String>) -> anyhow::Error {
+    BadInput(message.into()).into()
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            if err.downcast_ref::<BadInput>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Deal { game, deal, pysol } => {
+            let number = match (deal, pysol) {
+                (_, Some(n)) => DealNumber::Pysol(n),
+                (Some(n), None) => DealNumber::Numbered(n),
+                (None, None) => unreachable!("clap requires a deal number"),
+            };
+            let board = game.deal(number).map_err(|e| bad_input(e.to_string()))?;
+            print!("# {game}, {number}\n{}", board.to_text());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Solve {
+            game,
+            source,
+            limits,
+            json,
+        } => solve(game, &source, &limits.limits(), json),
+        Command::Verify {
+            game,
+            source,
+            moves,
+        } => verify(game, &source, &moves),
+        Command::Batch {
+            game,
+            deals,
+            pysol,
+            out,
+            resume,
+            threads,
+            limits,
+            json,
+        } => {
+            let threads = threads.unwrap_or_else(rayon::current_num_threads);
+            if threads == 0 {
+                return Err(bad_input("--threads must be at least 1"));
+            }
+            let batch = Batch {
+                game,
+                pysol,
+                deals: deals.collect(),
+                limits: limits.limits(),
+                threads,
+            };
+            run_batch(batch, &out, resume, json)
+        }
+        Command::Stats { files, json } => {
+            let summaries = summarize(&files)?;
+            print_summaries(&summaries, json);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Reads a file, or standard input for `-`.
+fn read_input(path: &Path) -> Result<String> {
+    let mut text = String::new();
+    if path == Path::new("-") {
+        io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| bad_input(format!("cannot read standard input: {e}")))?;
+    } else {
+        text = std::fs::read_to_string(path)
+            .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))?;
+    }
+    Ok(text)
+}
+
+fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The board a command works on, checked for the game, and a label for it.
+fn load_board(game: GameKind, source: &Source) -> Result<(Board, String)> {
+    let (board, label) = match (source.deal, source.pysol, &source.file) {
+        (Some(n), _, _) => (game.deal(DealNumber::Numbered(n))?, format!("deal {n}")),
+        (_, Some(n), _) => (
+            game.deal(DealNumber::Pysol(n))
+                .map_err(|e| bad_input(e.to_string()))?,
+            format!("PySolFC game {n}"),
+        ),
+        (_, _, Some(path)) => {
+            let name = display_name(path);
+            let board =
+                Board::parse(&read_input(path)?).map_err(|e| bad_input(format!("{name}: {e}")))?;
+            (board, name)
+        }
+        _ => unreachable!("clap requires one source"),
+    };
+    game.validate(&board)
+        .map_err(|e| bad_input(format!("{label}: {e}")))?;
+    Ok((board, label))
+}
+
+fn solve(game: GameKind, source: &Source, limits: &Limits, json: bool) -> Result<ExitCode> {
+    let (board, label) = load_board(game, source)?;
+    let report = game
+        .solve(&board, limits)
+        .map_err(|e| bad_input(format!("{label}: {e}")))?;
+    if json {
+        println!("{}", report_json(game, &label, &report));
+    } else {
+        print!("{}", report_text(game, &label, &report, limits));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report_json(game: GameKind, label: &str, report: &Report) -> serde_json::Value {
+    json!({
+        "game": game.name(),
+        "deal": label,
+        "verdict": report.verdict,
+        "stop": report.stop,
+        "moves": report.moves.iter().map(Move::to_string).collect::<Vec<_>>(),
+        "nodes": report.nodes,
+        "table_peak": report.table_peak,
+        "table_bytes": report.table_bytes,
+        "best": report.best,
+        "micros": report.elapsed.as_micros() as u64,
+    })
+}
+
+/// The text report: the moves, one a line, with everything else as `#`
+/// comments so the whole output is a valid move list.
+fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) -> String {
+    let mut out = format!("# {game}, {label}\n");
+    match report.verdict {
+        Verdict::Won => out += &format!("# won in {} moves\n", report.moves.len()),
+        Verdict::Lost => out += "# lost: every reachable position was searched, none wins\n",
+        Verdict::Unknown => {
+            let why = match report.stop {
+                Some(search::Stop::MaxNodes) => format!(
+                    "stopped at --max-nodes {}",
+                    limits.max_nodes.unwrap_or_default()
+                ),
+                Some(search::Stop::Timeout) => format!(
+                    "stopped at --timeout {:?}",
+                    limits.timeout.unwrap_or_default()
+                ),
+                _ => "interrupted".into(),
+            };
+            out += &format!("# unknown: {why}, before the search ended\n");
+        }
+    }
+    for mv in &report.moves {
+        out += &format!("{mv}\n");
+    }
+    out += &format!(
+        "# {} nodes, table peak {} positions ({}), best {} cards home, {:.3} s\n",
+        report.nodes,
+        report.table_peak,
+        human_bytes(report.table_bytes),
+        report.best,
+        report.elapsed.as_secs_f64()
+    );
+    out
+}
+
+fn verify(game: GameKind, source: &Source, moves_path: &Path) -> Result<ExitCode> {
+    let (board, _) = load_board(game, source)?;
+    let name = display_name(moves_path);
+    let text = read_input(moves_path)?;
+    let moves = notation::parse_moves(&text)
+        .map_err(|(line, e)| bad_input(format!("{name}: line {line}: {e}")))?;
+    let plain: Vec<Move> = moves.iter().map(|&(_, m)| m).collect();
+    match reference::replay(game.rules(), &board, &plain) {
+        Replay::Won => {
+            println!("won: all {} moves are legal and win the game", plain.len());
+            Ok(ExitCode::SUCCESS)
+        }
+        Replay::NotWon { cards_home } => {
+            println!(
+                "not won: all {} moves are legal, but only {cards_home} cards are home",
+                plain.len()
+            );
+            Ok(ExitCode::FAILURE)
+        }
+        Replay::Illegal { index, reason } => {
+            let (line, mv) = moves[index];
+            Err(bad_input(format!(
+                "{name}: line {line}: move {} '{mv}' is illegal: {reason}",
+                index + 1
+            )))
+        }
+    }
+}
+
+fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<ExitCode> {
+    let column = batch::game_column(batch.game, batch.pysol);
+    let exists = out.exists();
+    if exists && !resume {
+        return Err(bad_input(format!(
+            "{} exists: add --resume to continue it, or choose another file",
+            out.display()
+        )));
+    }
+    if resume && exists {
+        let done = batch::finished_deals(out, &column).map_err(bad_input)?;
+        batch.deals.retain(|n| !done.contains(n));
+    }
+    let file = File::options()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(|e| bad_input(format!("cannot write {}: {e}", out.display())))?;
+    let empty = file.metadata().map(|m| m.len() == 0).unwrap_or(true);
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(empty)
+        .from_writer(file);
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    })
+    .context("cannot catch Ctrl-C")?;
+    batch.limits.cancel = Some(cancel.clone());
+
+    let progress = progress_bar(batch.deals.len() as u64);
+    let mut won = 0;
+    let mut write_error = None;
+    batch.run(|row: Row| {
+        won += (row.verdict == Verdict::Won) as u64;
+        progress.inc(1);
+        progress.set_message(format!("{won} won"));
+        if write_error.is_none() {
+            write_error = writer
+                .serialize(&row)
+                .and_then(|_| Ok(writer.flush()?))
+                .err();
+        }
+    })?;
+    progress.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(anyhow!("writing {}: {e}", out.display()));
+    }
+    let interrupted = cancel.load(Ordering::Relaxed);
+    let summaries = summarize(&[out.to_path_buf()])?;
+    print_summaries(&summaries, json);
+    if interrupted {
+        eprintln!(
+            "interrupted: finished rows are in {}; add --resume to do the rest",
+            out.display()
+        );
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn progress_bar(len: u64) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} deals, {per_sec}, {msg}, ETA {eta}",
+        )
+        .expect("the template is valid"),
+    );
+    bar.set_message("0 won");
+    bar
+}
+
+fn summarize(files: &[PathBuf]) -> Result<Vec<Summary>> {
+    let mut all = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        let file = File::open(path).map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
+        let rows = stats::read_rows(io::BufReader::new(file), &name)
+            .map_err(|e| bad_input(e.to_string()))?;
+        all.push((name, rows));
+    }
+    stats::summarize(&all).map_err(|e| bad_input(e.to_string()))
+}
+
+fn print_summaries(summaries: &[Summary], json: bool) {
+    if json {
+        let list: Vec<_> = summaries
+            .iter()
+            .map(|s| {
+                json!({
+                    "game": s.game, "deals": s.deals, "won": s.won, "lost": s.lost,
+                    "unknown": s.unknown, "win_rate": s.win_rate(), "bounds": s.bounds(),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::Value::Array(list));
+    } else if summaries.is_empty() {
+        println!("no deals");
+    } else {
+        let mut stdout = io::stdout().lock();
+        for s in summaries {
+            let _ = write!(stdout, "{s}");
+        }
+    }
+}
+
+fn human_bytes(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 30 => format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64),
+        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64),
+        b => format!("{:.0} KiB", b as f64 / 1024.0),
+    }
+}
+
+/// Parses `30s`, `500ms`, `2m`, `1h` or a plain number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| format!("'{text}' is not a time like 30s, 500ms or 2m"))?;
+    let seconds = match unit {
+        "" | "s" => value,
+        "ms" => value / 1000.0,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => {
+            return Err(format!(
+                "'{text}': unknown unit '{unit}' (use ms, s, m or h)"
+            ));
+        }
+    };
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Parses `512M`, `2G`, `64K` (powers of 1024; `MB`, `MiB` also) or bytes.
+fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim().to_ascii_uppercase();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| format!("'{text}' is not a size like 512M or 2G"))?;
+    let scale = match unit.trim_end_matches('B').trim_end_matches('I') {
+        "" => 1u64,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(format!("'{text}': unknown unit '{unit}' (use K, M or G)")),
+    };
+    Ok((value * scale as f64) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(parse_duration("fast").is_err());
+        assert!(parse_duration("3 weeks").is_err());
+        assert!(parse_duration("-1s").is_err());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("2G"), Ok(2 << 30));
+        assert_eq!(parse_size("64kib"), Ok(64 << 10));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("3Q").is_err());
+    }
 }

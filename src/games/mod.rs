@@ -10,7 +10,9 @@ use std::fmt;
 
 use crate::board::Pile;
 use crate::board::{Board, BoardError};
+use crate::game::Game;
 use crate::pysol::{PysolDeal, PysolError};
+use crate::search::{self, Limits, Report, Table};
 
 /// The games patience solves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -19,6 +21,22 @@ pub enum GameKind {
     /// down regardless of suit, wrapping K-A.
     #[value(name = "all-in-a-row")]
     AllInARow,
+}
+
+/// A deal by number: RULES.md's numbering or PySolFC's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DealNumber {
+    Numbered(u64),
+    Pysol(u64),
+}
+
+impl fmt::Display for DealNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DealNumber::Numbered(n) => write!(f, "deal {n}"),
+            DealNumber::Pysol(n) => write!(f, "PySolFC game {n}"),
+        }
+    }
 }
 
 /// How a game is dealt: what the numbered deals and board checks need.
@@ -88,6 +106,23 @@ impl GameKind {
         match self {
             GameKind::AllInARow => all_in_a_row::validate(board),
         }
+    }
+
+    /// The board of a numbered or PySolFC deal.
+    pub fn deal(self, deal: DealNumber) -> Result<Board, PysolError> {
+        match deal {
+            DealNumber::Numbered(n) => Ok(crate::deal::deal(self.layout(), n)),
+            DealNumber::Pysol(n) => self.pysol_deal(n),
+        }
+    }
+
+    /// Solves a board with this game's engine and a fresh table.
+    pub fn solve(self, board: &Board, limits: &Limits) -> Result<Report, BoardError> {
+        with_game!(self, G => {
+            let game = G::new(board)?;
+            let mut table = Table::new(limits.memory);
+            Ok(search::solve(&game, limits, &mut table))
+        })
     }
 
     /// The deal PySolFC shows as game `n`.

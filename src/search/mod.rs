@@ -224,14 +224,14 @@ impl<G: Game> Search<'_, G> {
         if self.limits.max_nodes.is_some_and(|max| self.nodes > max) {
             return Some(Stop::MaxNodes);
         }
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Some(Stop::Timeout);
             }
-            if let Some(cancel) = &self.limits.cancel {
-                if cancel.load(Ordering::Relaxed) {
-                    return Some(Stop::Interrupted);
-                }
+            if let Some(cancel) = &self.limits.cancel
+                && cancel.load(Ordering::Relaxed)
+            {
+                return Some(Stop::Interrupted);
             }
         }
         None

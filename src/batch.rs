@@ -1,0 +1,223 @@
+//! Batches: many deals solved side by side, one CSV row each.
+//!
+//! Each worker thread keeps its own table and reuses it from deal to deal.
+//! Rows go to a single writer (the caller's closure) as deals finish, so a
+//! caller that writes and flushes each row loses nothing when stopped.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::ops::RangeInclusive;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::game::Game;
+use crate::games::{DealNumber, GameKind};
+use crate::search::{self, Limits, Stop, Table, Verdict};
+use crate::with_game;
+
+/// One solved deal: a row of a batch's CSV file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    /// The game's name, prefixed `pysol:` for PySolFC game numbers, whose
+    /// deals differ from the numbered ones.
+    pub game: String,
+    pub deal: u64,
+    pub verdict: Verdict,
+    /// Length of the solution; 0 unless won.
+    pub moves: usize,
+    pub nodes: u64,
+    pub micros: u64,
+    /// Most cards the search got onto the foundations.
+    pub best: u32,
+}
+
+/// The `game` column for a game and a kind of deal number.
+pub fn game_column(game: GameKind, pysol: bool) -> String {
+    if pysol {
+        format!("pysol:{game}")
+    } else {
+        game.to_string()
+    }
+}
+
+/// What a batch solves.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    pub game: GameKind,
+    pub pysol: bool,
+    pub deals: Vec<u64>,
+    /// Per-deal limits; `memory` is shared out among the threads.
+    pub limits: Limits,
+    pub threads: usize,
+}
+
+#[derive(Debug, Error)]
+pub enum BatchError {
+    #[error("{0}")]
+    Deal(String),
+    #[error("could not start {0} threads: {1}")]
+    Threads(usize, String),
+}
+
+impl Batch {
+    /// Solves every deal, handing each row to `on_row` on the calling
+    /// thread as it finishes. Deals cut short by the `cancel` flag give no
+    /// row: rerun them later.
+    pub fn run(&self, mut on_row: impl FnMut(Row)) -> Result<(), BatchError> {
+        if let Some(&bad) = self.deals.iter().find(|&&n| self.pysol && n == 0) {
+            return Err(BatchError::Deal(format!(
+                "{bad} is not a PySolFC game number"
+            )));
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+            .map_err(|e| BatchError::Threads(self.threads, e.to_string()))?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                pool.install(|| with_game!(self.game, G => self.solve_all::<G>(tx)))
+            });
+            for row in rx {
+                on_row(row);
+            }
+        });
+        Ok(())
+    }
+
+    fn solve_all<G: Game>(&self, tx: mpsc::Sender<Row>) {
+        let memory = self.limits.memory / self.threads.max(1);
+        let game_column = game_column(self.game, self.pysol);
+        let cancelled = || {
+            self.limits
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+        };
+        self.deals.par_iter().for_each_init(
+            || (tx.clone(), Table::<G::Key>::new(memory)),
+            |(tx, table), &n| {
+                if cancelled() {
+                    return;
+                }
+                let number = if self.pysol {
+                    DealNumber::Pysol(n)
+                } else {
+                    DealNumber::Numbered(n)
+                };
+                let board = self
+                    .game
+                    .deal(number)
+                    .expect("game numbers were checked before the batch started");
+                let game = G::new(&board).expect("every dealt board is a valid position");
+                let report = search::solve(&game, &self.limits, table);
+                if report.stop == Some(Stop::Interrupted) {
+                    return;
+                }
+                // The receiver lives until every sender is gone.
+                let _ = tx.send(Row {
+                    game: game_column.clone(),
+                    deal: n,
+                    verdict: report.verdict,
+                    moves: report.moves.len(),
+                    nodes: report.nodes,
+                    micros: report.elapsed.as_micros() as u64,
+                    best: report.best,
+                });
+            },
+        );
+    }
+}
+
+/// Parses a deal range: `A..B` (both included), `A..=B`, or one number.
+pub fn parse_range(text: &str) -> Result<RangeInclusive<u64>, String> {
+    let number = |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("'{s}' in deal range '{text}' is not a deal number"))
+    };
+    let range = match text.split_once("..") {
+        Some((a, b)) => number(a)?..=number(b.strip_prefix('=').unwrap_or(b))?,
+        None => number(text)?..=number(text)?,
+    };
+    if range.is_empty() {
+        return Err(format!(
+            "deal range '{text}' is empty: its end is below its start"
+        ));
+    }
+    Ok(range)
+}
+
+/// The deals of `game_column` already in a batch file, for `--resume`.
+///
+/// A row cut off by a kill (no final newline) is removed from the file, so
+/// appending starts on a fresh line; that deal is then solved again.
+pub fn finished_deals(path: &Path, game_column: &str) -> Result<HashSet<u64>, String> {
+    let mut file = File::options()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut text = String::new();
+    file.read_to_string(&mut text)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !text.is_empty() && !text.ends_with('\n') {
+        let keep = text.rfind('\n').map_or(0, |i| i + 1);
+        text.truncate(keep);
+        file.set_len(keep as u64)
+            .and_then(|_| file.seek(SeekFrom::End(0)).map(|_| ()))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let rows = crate::stats::read_rows(text.as_bytes(), &path.display().to_string())
+        .map_err(|e| e.to_string())?;
+    Ok(rows
+        .into_iter()
+        .filter(|(_, row)| row.game == game_column)
+        .map(|(_, row)| row.deal)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_range("1..100"), Ok(1..=100));
+        assert_eq!(parse_range("1..=100"), Ok(1..=100));
+        assert_eq!(parse_range("7"), Ok(7..=7));
+        assert!(parse_range("5..1").unwrap_err().contains("empty"));
+        assert!(parse_range("1..x").unwrap_err().contains("'x'"));
+        assert!(parse_range("1-100").is_err());
+        assert!(parse_range("..5").is_err());
+    }
+
+    #[test]
+    fn a_batch_gives_one_row_per_deal() {
+        let batch = Batch {
+            game: GameKind::AllInARow,
+            pysol: true,
+            deals: (1..=20).collect(),
+            limits: Limits::default(),
+            threads: 2,
+        };
+        let mut rows = Vec::new();
+        batch.run(|row| rows.push(row)).unwrap();
+        rows.sort_by_key(|r| r.deal);
+        assert_eq!(
+            rows.iter().map(|r| r.deal).collect::<Vec<_>>(),
+            (1..=20).collect::<Vec<_>>()
+        );
+        for row in &rows {
+            assert_eq!(row.game, "pysol:all-in-a-row");
+            assert_eq!(row.verdict == Verdict::Won, row.moves == 52);
+            assert_eq!(row.verdict == Verdict::Won, row.best == 52);
+        }
+    }
+}
