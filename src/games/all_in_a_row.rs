@@ -304,70 +304,79 @@ impl Game for AllInARow {
 ///
 /// Playing the rest is a walk on the 13-cycle of ranks, one step a card,
 /// from the foundation's rank `at`, that lands on rank `r` exactly
-/// `counts[r]` times. A rank with no cards left can never be stepped on
-/// again, so once some rank other than `at` is empty (or `at` itself is
-/// empty and left for good) the walk lives on a path, and on a path the
-/// question is exact: see [`path_walk_exists`]. While every rank is open
-/// and `at` still has cards, the cycle admits no such cheap test and we
-/// claim nothing.
+/// `counts[r]` times and ends on some rank `end`. Such a walk is an Euler
+/// trail from `at` to `end` in the multigraph where the edge between ranks
+/// `r` and `r+1` is crossed `t[r]` times: each landing on `r` arrives over
+/// an edge and (but at the end) leaves over one, so
+///
+/// `t[r-1] + t[r] = 2 counts[r] + [r = at] - [r = end]`.
+///
+/// Around an odd cycle these 13 equations fix every `t` once `end` is
+/// chosen. A trail exists exactly when, for some `end`, every `t`
+/// is a whole number at least 0 and the edges crossed connect `at` to
+/// every rank with cards left: then the degrees are those of an Euler
+/// trail from `at` to `end`. So the test is exact for the ranks alone; it
+/// ignores only the order of cards within piles.
 fn walk_exists(counts: [u8; RANKS], at: usize) -> bool {
-    let total: u32 = counts.iter().map(|&c| c as u32).sum();
-    if total == 0 {
+    let needed: u16 = (0..RANKS)
+        .filter(|&r| counts[r] > 0)
+        .fold(1 << at, |mask, r| mask | 1 << r);
+    if needed == 1 << at {
         return true;
     }
-    let step = |r: usize, up: bool| {
-        if up {
-            (r + 1) % RANKS
-        } else {
-            (r + RANKS - 1) % RANKS
-        }
-    };
-    let line = |up: bool| -> Vec<u8> {
-        std::iter::successors(Some(at), |&r| Some(step(r, up)))
-            .take(RANKS)
-            .map(|r| counts[r])
-            .collect()
-    };
-    let blocked = (0..RANKS).filter(|&r| r != at && counts[r] == 0).count();
-    if blocked == 0 {
-        // With cards left on `at` the walk may go round the odd cycle: no
-        // claim. Without, leaving `at` it can never come back, so it runs
-        // along the cycle cut open at `at`, one way or the other.
-        return counts[at] > 0
-            || path_walk_exists(&line(true), 0)
-            || path_walk_exists(&line(false), 0);
+    // Crossings with the end term left out: `free[r]` is the alternating
+    // sum of `d[0..=r]`, and `alternating` that of all 13.
+    let mut free = [0i32; RANKS];
+    let mut previous = 0;
+    for (r, slot) in free.iter_mut().enumerate() {
+        *slot = 2 * counts[r] as i32 + (r == at) as i32 - previous;
+        previous = *slot;
     }
-    let open = |up: bool| line(up)[1..].iter().take_while(|&&c| c > 0).count();
-    let (down, up) = (open(false), open(true));
-    let arc: Vec<u8> = (0..=down + up)
-        .map(|i| counts[(at + RANKS * 2 - down + i) % RANKS])
-        .collect();
-    arc.iter().map(|&c| c as u32).sum::<u32>() == total && path_walk_exists(&arc, down)
+    let alternating = previous;
+    [0, 1].into_iter().any(|parity| {
+        // For an end of this parity, going round the cycle gives
+        // `t[12] = x` with `x = (alternating - (-1)^end) / 2` (always whole:
+        // only `d[at]` is odd), and then
+        //   t[r] = base[r]                    for r < end,
+        //   t[r] = base[r] - (-1)^(r - end)   for r >= end,
+        // where `base[r] = free[r] + (-1)^(r+1) x`. From `end` on, the sign
+        // depends only on the parity of `r`, not on `end` itself.
+        let x = (alternating - if parity == 0 { 1 } else { -1 }) / 2;
+        let mut base = [0i32; RANKS];
+        let mut after = [0i32; RANKS];
+        for r in 0..RANKS {
+            base[r] = free[r] + if r % 2 == 0 { -x } else { x };
+            after[r] = base[r] - if r % 2 == parity { 1 } else { -1 };
+        }
+        // Below `end` every `t` is a `base`; none may be negative.
+        let last_end = base.iter().position(|&t| t < 0).unwrap_or(RANKS - 1);
+        // `suffix_ok`: every `t[r]` for `r >= end` is at least 0.
+        let mut suffix_ok = true;
+        (0..RANKS).rev().any(|end| {
+            suffix_ok &= after[end] >= 0;
+            end % 2 == parity && end <= last_end && counts[end] > 0 && suffix_ok && {
+                let crossed = |r: usize| if r < end { base[r] } else { after[r] } > 0;
+                reaches(crossed, at, needed)
+            }
+        })
+    })
 }
 
-/// Whether a walk on a path of ranks `0..counts.len()`, starting at `start`,
-/// can land on each rank `i` exactly `counts[i]` times.
-///
-/// Such a walk is an Euler trail from `start` to some end `e` in the
-/// multigraph where the edge between `i` and `i+1` is crossed `t[i]` times.
-/// Each visit to `i` arrives over an edge and (but at the end) leaves over
-/// one, so `t[i-1] + t[i] = 2 counts[i] + [i = start] - [i = e]`, which fixes
-/// every `t` from the left. A trail exists exactly when, for some `e`, each
-/// `t[i]` is at least 1 (the walk must cross every edge to reach both ends)
-/// and the last one comes out at 0: then the degrees are those of an Euler
-/// trail from `start` to `e` in a connected multigraph.
-fn path_walk_exists(counts: &[u8], start: usize) -> bool {
-    let last = counts.len() - 1;
-    (0..=last).any(|end| {
-        let mut crossings = 0i32;
-        for (i, &c) in counts.iter().enumerate() {
-            crossings = 2 * c as i32 + (i == start) as i32 - (i == end) as i32 - crossings;
-            if i < last && crossings < 1 {
-                return false;
-            }
-        }
-        crossings == 0
-    })
+/// Whether the edges crossed (edge `r` joins ranks `r` and `r+1`) link `at`
+/// to every rank in `needed`.
+fn reaches(crossed: impl Fn(usize) -> bool, at: usize, needed: u16) -> bool {
+    let mut reached: u16 = 1 << at;
+    let mut r = at;
+    while crossed(r) && reached & 1 << ((r + 1) % RANKS) == 0 {
+        r = (r + 1) % RANKS;
+        reached |= 1 << r;
+    }
+    let mut r = at;
+    while crossed((r + RANKS - 1) % RANKS) && reached & 1 << ((r + RANKS - 1) % RANKS) == 0 {
+        r = (r + RANKS - 1) % RANKS;
+        reached |= 1 << r;
+    }
+    reached & needed == needed
 }
 
 #[cfg(test)]
@@ -398,27 +407,39 @@ mod tests {
     }
 
     proptest! {
-        /// The dead-end test never calls a walkable position dead, and it
-        /// is exact wherever it makes a claim.
+        /// The dead-end test is exact for ranks alone: it calls a position
+        /// dead exactly when no walk covers its ranks.
         #[test]
         fn walk_test_agrees_with_search(mut counts in small_counts(), at in 0..RANKS) {
             let claim = walk_exists(counts, at);
             let truth = walk_by_search(&mut counts, at);
-            prop_assert!(claim || !truth, "called a walkable position dead");
-            let all_open = (0..RANKS).all(|r| r == at || counts[r] > 0);
-            if !(all_open && counts[at] > 0) {
-                prop_assert_eq!(claim, truth);
-            }
+            prop_assert_eq!(claim, truth);
         }
     }
 
+    fn counts(pairs: &[(usize, u8)]) -> [u8; RANKS] {
+        let mut counts = [0; RANKS];
+        for &(rank, n) in pairs {
+            counts[rank] = n;
+        }
+        counts
+    }
+
     #[test]
-    fn walks_on_paths() {
-        assert!(path_walk_exists(&[0, 1, 1, 1], 0));
-        // Three cards of a rank whose only open neighbour has one card.
-        assert!(!path_walk_exists(&[0, 1, 3], 0));
-        // A walk cannot go both ways from a start it cannot come back to.
-        assert!(!path_walk_exists(&[1, 0, 1], 1));
-        assert!(!path_walk_exists(&[2], 0));
+    fn rank_walks() {
+        // 2 3 4 from the Ace: a straight walk.
+        assert!(walk_exists(counts(&[(1, 1), (2, 1), (3, 1)]), 0));
+        // Three 3s whose only open neighbour, 2, has one card.
+        assert!(!walk_exists(counts(&[(1, 1), (2, 3)]), 0));
+        // From a 2 with no 2s left, the walk cannot take both the Ace and the 3.
+        assert!(!walk_exists(counts(&[(0, 1), (2, 1)]), 1));
+        // Round the wrap: K then A.
+        assert!(walk_exists(counts(&[(12, 1), (0, 1)]), 11));
+        // 5 6 7 6 5 6 7 6 from a 4 with no 4s left.
+        assert!(walk_exists(counts(&[(4, 2), (5, 4), (6, 2)]), 3));
+        // Four each of 5 6 7: a walk alternates {5, 7} with {6}, 8 to 4.
+        assert!(!walk_exists(counts(&[(4, 4), (5, 4), (6, 4)]), 3));
+        // Four 6s flanked by single 5 and 7: needs eight crossings, has four.
+        assert!(!walk_exists(counts(&[(4, 1), (5, 4), (6, 1)]), 3));
     }
 }
