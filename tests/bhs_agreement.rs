@@ -66,7 +66,11 @@ fn bhs_rows() -> Vec<Row> {
 
 /// Solves PySolFC deal `n` and checks the verdict against `bhs`, and a win
 /// against the reference rules; the error says how they disagree.
-fn check_deal(n: u64, bhs: BhsVerdict, table: &mut Table<u64>) -> Result<(), String> {
+fn check_deal(
+    n: u64,
+    bhs: BhsVerdict,
+    table: &mut Table<<AllInARow as Game>::Key>,
+) -> Result<(), String> {
     let board = GameKind::AllInARow
         .pysol_deal(n)
         .map_err(|e| format!("deal {n}: no PySolFC deal: {e}"))?;

@@ -9,6 +9,8 @@
 //! the cards themselves never move except onto the foundation, so the
 //! engine keeps them once, outside the state.
 
+use std::cell::Cell;
+
 use crate::board::{Board, BoardError, Pile, Tally};
 use crate::card::Card;
 use crate::game::Game;
@@ -144,6 +146,30 @@ impl RankCounts {
     }
 }
 
+/// Piles whose top card may not be played yet, six bits a pile: the pile
+/// whose next card must go first (plus one; 0 for none) and the height that
+/// pile must come down to. See [`AllInARow::moves`] for why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Freezes(u128);
+
+impl Freezes {
+    const BITS: u32 = 6;
+
+    fn get(self, pile: usize) -> Option<(usize, usize)> {
+        let v = (self.0 >> (pile as u32 * Self::BITS)) as usize & 63;
+        (v != 0).then(|| ((v & 15) - 1, v >> 4))
+    }
+
+    fn set(self, pile: usize, until_pile: usize, until_height: usize) -> Freezes {
+        let v = (until_pile + 1) | until_height << 4;
+        Freezes(self.0 | (v as u128) << (pile as u32 * Self::BITS))
+    }
+
+    fn clear(self, pile: usize) -> Freezes {
+        Freezes(self.0 & !(63u128 << (pile as u32 * Self::BITS)))
+    }
+}
+
 /// An All in a Row position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
@@ -153,17 +179,33 @@ pub struct State {
     left: RankCounts,
     /// Cards still on the tableau.
     cards_left: u8,
+    frozen: Freezes,
 }
 
-/// Taking the top card of a pile (counted from 0) to the foundation.
+/// Taking the top card of a pile (counted from 0) to the foundation, and
+/// the piles (a bit each) whose same-rank top cards this move freezes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Take(u8);
+pub struct Take {
+    pile: u8,
+    freeze: u16,
+}
 
 pub struct AllInARow {
     /// Each pile bottom to top; only the first `height` are still there.
     cards: [[Card; DEPTH]; PILES],
+    /// The zero-based rank of each of those cards.
+    ranks: [[u8; DEPTH]; PILES],
     start: State,
+    /// Answers of [`walk_exists`], which depends only on the ranks left and
+    /// the foundation's rank, shared by the many positions that agree on
+    /// those. Direct-mapped; each slot holds the question (57 bits) with
+    /// the answer in the top bit.
+    walks: Box<[Cell<u64>]>,
 }
+
+/// Slots in the walk cache: 32 KiB, cheap to set up for a deal of a few
+/// thousand positions and small enough to stay in the processor's cache.
+const WALK_CACHE: usize = 1 << 12;
 
 /// Zero-based rank of a card, the index the rank tables use.
 fn rank_of(card: Card) -> usize {
@@ -176,6 +218,27 @@ fn adjacent(a: usize, b: usize) -> bool {
 }
 
 impl AllInARow {
+    fn top_rank(&self, state: &State, pile: usize) -> Option<usize> {
+        match state.heights.get(pile) {
+            0 => None,
+            h => Some(self.ranks[pile][h - 1] as usize),
+        }
+    }
+
+    /// [`walk_exists`], remembered.
+    fn walk_exists(&self, left: RankCounts, at: usize) -> bool {
+        const ANSWER: u64 = 1 << 63;
+        let question = left.0 | (at as u64) << 52 | 1 << 56;
+        let slot = &self.walks[(question.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize];
+        let seen = slot.get();
+        if seen & !ANSWER == question {
+            return seen & ANSWER != 0;
+        }
+        let answer = walk_exists(left.to_array(), at);
+        slot.set(question | if answer { ANSWER } else { 0 });
+        answer
+    }
+
     fn top_card(&self, state: &State, pile: usize) -> Option<Card> {
         match state.heights.get(pile) {
             0 => None,
@@ -189,8 +252,8 @@ impl AllInARow {
     /// going inside one pile; taller piles hold more cards hostage.
     fn score(&self, state: &State, pile: usize) -> u32 {
         let h = state.heights.get(pile);
-        let card = self.cards[pile][h - 1];
-        let chains = h >= 2 && adjacent(rank_of(card), rank_of(self.cards[pile][h - 2]));
+        let ranks = &self.ranks[pile];
+        let chains = h >= 2 && adjacent(ranks[h - 1] as usize, ranks[h - 2] as usize);
         chains as u32 * 8 + h as u32
     }
 }
@@ -198,7 +261,7 @@ impl AllInARow {
 impl Game for AllInARow {
     const ACYCLIC: bool = true;
     type State = State;
-    type Key = u64;
+    type Key = u128;
     type Move = Take;
 
     fn new(board: &Board) -> Result<AllInARow, BoardError> {
@@ -217,11 +280,14 @@ impl Game for AllInARow {
         let top = board.foundations.first().copied().flatten();
         Ok(AllInARow {
             cards,
+            ranks: cards.map(|pile| pile.map(|card| rank_of(card) as u8)),
+            walks: (0..WALK_CACHE).map(|_| Cell::new(0)).collect(),
             start: State {
                 heights,
                 top,
                 left,
                 cards_left,
+                frozen: Freezes(0),
             },
         })
     }
@@ -230,11 +296,16 @@ impl Game for AllInARow {
         self.start
     }
 
-    /// The heights and the foundation's rank (0 for empty): 43 bits, exact,
-    /// since the cards left and the future moves follow from them.
-    fn key(&self, state: &State) -> u64 {
-        let rank = state.top.map_or(0, |c| c.rank().get() as u64);
-        state.heights.0 | rank << Heights::KEY_BITS
+    /// The heights, the foundation's rank (0 for empty) and the freezes:
+    /// 121 bits, exact, since the cards left and the future moves follow
+    /// from them. The top bit is always set, so no key is the table's
+    /// empty slot.
+    fn key(&self, state: &State) -> u128 {
+        let rank = state.top.map_or(0, |c| c.rank().get() as u128);
+        1 << 127
+            | state.heights.0 as u128
+            | rank << Heights::KEY_BITS
+            | state.frozen.0 << (Heights::KEY_BITS + 4)
     }
 
     fn is_won(&self, state: &State) -> bool {
@@ -245,30 +316,71 @@ impl Game for AllInARow {
         52 - state.cards_left as u32
     }
 
+    /// Same-rank top cards are where the search would repeat itself: a
+    /// line that plays `c2` now and another top card `c1` of the same rank
+    /// before the card under `c2` is still legal with `c1` and `c2`
+    /// swapped (same ranks, and each card is uncovered no later than its
+    /// swapped line plays it). So once `c1`'s move has been offered, `c2`'s
+    /// move freezes `c1` until the card under `c2` has gone; if nothing is
+    /// under `c2`, that move can never lead to a win and is left out.
+    /// Frozen cards stay unplayable until released; freezes are part of the
+    /// key, so the table stays exact. Only unfrozen cards are swapped, and
+    /// a card freezes only cards offered before it, so the swaps of a
+    /// winning line always end (Gent et al., "Search in the patience game
+    /// Black Hole", 2007, use the same conditional symmetry).
     fn moves(&self, state: &State, out: &mut Vec<Take>) {
-        let start = out.len();
+        let mut scored = [(0u32, 0u8, 0usize); PILES];
+        let mut n = 0;
+        let at = state.top.map(rank_of);
         for pile in 0..PILES {
-            let Some(card) = self.top_card(state, pile) else {
+            let Some(rank) = self.top_rank(state, pile) else {
                 continue;
             };
-            if state
-                .top
-                .is_none_or(|top| adjacent(rank_of(top), rank_of(card)))
-            {
-                out.push(Take(pile as u8));
+            if state.frozen.get(pile).is_none() && at.is_none_or(|at| adjacent(at, rank)) {
+                scored[n] = (self.score(state, pile), pile as u8, rank);
+                n += 1;
             }
         }
-        out[start..].sort_by_key(|&Take(p)| std::cmp::Reverse(self.score(state, p as usize)));
+        let scored = &mut scored[..n];
+        scored.sort_unstable_by_key(|&(score, pile, _)| (std::cmp::Reverse(score), pile));
+        for (j, &(_, pile, rank)) in scored.iter().enumerate() {
+            let freeze = scored[..j]
+                .iter()
+                .filter(|&&(_, _, earlier_rank)| earlier_rank == rank)
+                .fold(0u16, |mask, &(_, earlier, _)| mask | 1 << earlier);
+            if freeze != 0 && state.heights.get(pile as usize) == 1 {
+                continue;
+            }
+            out.push(Take { pile, freeze });
+        }
     }
 
-    fn play(&self, state: &State, Take(pile): Take) -> State {
-        let pile = pile as usize;
-        let card = self.cards[pile][state.heights.get(pile) - 1];
+    fn play(&self, state: &State, mv: Take) -> State {
+        let pile = mv.pile as usize;
+        let height = state.heights.get(pile);
+        let card = self.cards[pile][height - 1];
+        let mut frozen = state.frozen;
+        if frozen.0 != 0 {
+            for p in 0..PILES {
+                match frozen.get(p) {
+                    Some((until, until_height)) if until == pile && height - 1 <= until_height => {
+                        frozen = frozen.clear(p);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for p in (0..PILES).filter(|&p| mv.freeze & 1 << p != 0) {
+            if frozen.get(p).is_none() {
+                frozen = frozen.set(p, pile, height - 2);
+            }
+        }
         State {
             heights: state.heights.take_one(pile),
             top: Some(card),
             left: state.left.take_one(rank_of(card)),
             cards_left: state.cards_left - 1,
+            frozen,
         }
     }
 
@@ -276,16 +388,20 @@ impl Game for AllInARow {
     /// walk of single rank steps from the foundation's rank.
     fn is_dead_end(&self, state: &State) -> bool {
         match state.top {
-            Some(top) => !walk_exists(state.left.to_array(), rank_of(top)),
+            Some(top) => !self.walk_exists(state.left, rank_of(top)),
             None => false,
         }
     }
 
-    fn notation(&self, state: &State, Take(pile): Take, out: &mut Vec<Move>) {
+    fn notation(&self, state: &State, mv: Take, out: &mut Vec<Move>) {
         let card = self
-            .top_card(state, pile as usize)
+            .top_card(state, mv.pile as usize)
             .expect("a move takes a top card");
-        out.push(Move::single(Place::Tableau(pile), Place::Foundation, card));
+        out.push(Move::single(
+            Place::Tableau(mv.pile),
+            Place::Foundation,
+            card,
+        ));
     }
 
     fn to_board(&self, state: &State) -> Board {

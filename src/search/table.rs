@@ -10,7 +10,9 @@ use std::mem::size_of;
 
 /// A key the table can store.
 pub trait TableKey: Copy + Eq + std::hash::Hash {
-    /// The value marking an empty slot. No game may produce it as a key.
+    /// The value marking an empty slot: zero, so that a new table is
+    /// zeroed memory the system hands out lazily. No game may produce it as
+    /// a key.
     const EMPTY: Self;
 
     /// A well-mixed hash; the table indexes with its high bits.
@@ -18,11 +20,20 @@ pub trait TableKey: Copy + Eq + std::hash::Hash {
 }
 
 impl TableKey for u64 {
-    const EMPTY: u64 = u64::MAX;
+    const EMPTY: u64 = 0;
 
     fn table_hash(&self) -> u64 {
         let k = *self ^ (*self >> 32);
         k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+impl TableKey for u128 {
+    const EMPTY: u128 = 0;
+
+    fn table_hash(&self) -> u64 {
+        let folded = (*self as u64) ^ ((*self >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        folded.table_hash()
     }
 }
 
@@ -62,11 +73,16 @@ impl<K: TableKey> Table<K> {
         }
     }
 
-    /// Empties the table for a new search, giving back memory a large one
-    /// took.
+    /// Empties the table for a new search. It keeps its size if the last
+    /// search filled a fair part of it (the next deal of a batch likely
+    /// needs as much, and clearing is cheaper than growing again), and
+    /// gives the memory back otherwise.
     pub fn clear(&mut self) {
-        if self.slots.len() > MIN_SLOTS {
-            *self = Table::with_slots(MIN_SLOTS.min(self.max_slots), self.max_slots);
+        let fitting = (self.peak * 2)
+            .next_power_of_two()
+            .clamp(MIN_SLOTS, self.max_slots);
+        if self.slots.len() > fitting * 4 {
+            *self = Table::with_slots(fitting, self.max_slots);
         } else if self.len > 0 {
             self.slots.fill(K::EMPTY);
             self.len = 0;
@@ -124,9 +140,10 @@ impl<K: TableKey> Table<K> {
         if self.slots.len() >= self.max_slots {
             return;
         }
-        let doubled = vec![K::EMPTY; self.slots.len() * 2];
-        let old = std::mem::replace(&mut self.slots, doubled);
-        self.bits += 1;
+        // Four times at a time: each growth rehashes every key.
+        let bigger = (self.slots.len() * 4).min(self.max_slots);
+        let old = std::mem::replace(&mut self.slots, vec![K::EMPTY; bigger]);
+        self.bits = bigger.trailing_zeros();
         self.len = 0;
         for key in old.into_iter().filter(|&k| k != K::EMPTY) {
             self.place(key);
@@ -162,10 +179,10 @@ mod tests {
     #[test]
     fn remembers_what_it_was_given() {
         let mut table = Table::<u64>::new(1 << 20);
-        for k in 0..10_000u64 {
+        for k in 1..=10_000u64 {
             assert!(table.insert(k * 7919));
         }
-        for k in 0..10_000u64 {
+        for k in 1..=10_000u64 {
             assert!(table.contains(k * 7919));
             assert!(!table.insert(k * 7919));
             assert!(!table.contains(k * 7919 + 1));
@@ -177,7 +194,7 @@ mod tests {
     fn stays_within_its_cap_and_forgets_rather_than_lies() {
         let cap = 64 * 1024;
         let mut table = Table::<u64>::new(cap);
-        for k in 0..1_000_000u64 {
+        for k in 1..1_000_000u64 {
             table.insert(k);
         }
         assert!(table.bytes() <= cap);
@@ -195,12 +212,18 @@ mod tests {
     #[test]
     fn clear_forgets_everything() {
         let mut table = Table::<u64>::new(1 << 24);
-        for k in 0..100_000u64 {
+        for k in 1..100_000u64 {
             table.insert(k);
         }
+        let grown = table.bytes();
         table.clear();
         assert!(!table.contains(5));
         assert_eq!(table.peak(), 0);
-        assert_eq!(table.bytes(), MIN_SLOTS * 8);
+        assert_eq!(table.bytes(), grown, "a well-used table keeps its size");
+        for k in 1..100u64 {
+            table.insert(k);
+        }
+        table.clear();
+        assert_eq!(table.bytes(), MIN_SLOTS * 8, "a mostly empty one shrinks");
     }
 }
