@@ -91,6 +91,17 @@ impl Batch {
         Ok(())
     }
 
+    /// Checks the deal numbers, so a caller can refuse a batch before
+    /// creating any file for it.
+    pub fn check(&self) -> Result<(), BatchError> {
+        match self.deals.iter().find(|&&n| self.pysol && n == 0) {
+            Some(bad) => Err(BatchError::Deal(format!(
+                "{bad} is not a PySolFC game number (they start at 1)"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     fn solve_all<G: Game>(&self, tx: mpsc::Sender<Row>) {
         let memory = self.limits.memory / self.threads.max(1);
         let game_column = game_column(self.game, self.pysol);

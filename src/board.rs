@@ -176,12 +176,13 @@ impl Board {
                 })?;
                 self.redeals = Some(n);
             }
-            other => {
+            _ => {
                 return Err(BoardError::at(
                     line,
                     format!(
-                        "unknown line '{other}:' (expected Foundations, Reserve, Stock, \
-                         Waste, Redeals, or a tableau pile starting with ':')"
+                        "unknown line '{}:' (expected Foundations, Reserve, Stock, \
+                         Waste, Redeals, or a tableau pile starting with ':')",
+                        header.trim()
                     ),
                 ));
             }

@@ -73,10 +73,13 @@ enum Command {
     },
     /// Solve a range of deals in parallel, one CSV row per deal.
     ///
-    /// Rows are written as deals finish: `game,deal,verdict,moves,nodes,
-    /// micros,best`, where best is the most cards the search got home. A
-    /// batch stopped by Ctrl-C or a kill keeps every finished row; run it
-    /// again with --resume to do the rest.
+    /// Rows are written as deals finish, with the columns
+    ///
+    /// game,deal,verdict,moves,nodes,micros,best
+    ///
+    /// where best is the most cards the search got home. A batch stopped by
+    /// Ctrl-C or a kill keeps every finished row; run it again with
+    /// --resume to do the rest.
     Batch {
         game: GameKind,
         /// Deals to solve: `A..B` (both included) or one number.
@@ -229,6 +232,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 limits: limits.limits(),
                 threads,
             };
+            batch.check().map_err(|e| bad_input(e.to_string()))?;
             run_batch(batch, &out, resume, json)
         }
         Command::Stats { files, json } => {
@@ -325,8 +329,8 @@ fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) ->
                     limits.max_nodes.unwrap_or_default()
                 ),
                 Some(search::Stop::Timeout) => format!(
-                    "stopped at --timeout {:?}",
-                    limits.timeout.unwrap_or_default()
+                    "stopped at --timeout {}s",
+                    limits.timeout.unwrap_or_default().as_secs_f64()
                 ),
                 _ => "interrupted".into(),
             };

@@ -93,11 +93,12 @@ impl FromStr for Place {
 
     fn from_str(s: &str) -> Result<Place, String> {
         let numbered = |rest: &str| -> Result<u8, String> {
-            match rest.parse::<u8>() {
-                Ok(n) if n >= 1 => Ok(n - 1),
-                _ => Err(format!(
+            match rest.parse::<u32>() {
+                Ok(0) => Err(format!(
                     "'{s}' is not a place (piles and reserve places count from 1)"
                 )),
+                Ok(n) => u8::try_from(n - 1).map_err(|_| format!("there is no place {s}")),
+                Err(_) => Err(format!("'{s}' is not a place (expected tN, rN, w or f)")),
             }
         };
         match s {
@@ -182,6 +183,8 @@ mod tests {
         for (text, why) in [
             ("t0 f 5H", "count from 1"),
             ("q3 f 5H", "not a place"),
+            ("t5 to f", "'to' is not a place (expected tN"),
+            ("t999 f 5H", "there is no place t999"),
             ("t3 f 5X", "not a card"),
             ("t3 t4 5H y2", "run length"),
             ("t3", "expected"),

@@ -33,6 +33,11 @@ pub enum StatsError {
     },
 }
 
+/// The columns of a batch file, in order.
+pub const HEADER: [&str; 7] = [
+    "game", "deal", "verdict", "moves", "nodes", "micros", "best",
+];
+
 /// Reads a batch CSV file's rows, each with its line number. `file` names
 /// the source in errors.
 pub fn read_rows(reader: impl Read, file: &str) -> Result<Vec<(u64, Row)>, StatsError> {
@@ -44,6 +49,13 @@ pub fn read_rows(reader: impl Read, file: &str) -> Result<Vec<(u64, Row)>, Stats
     let line_of = |pos: Option<&csv::Position>| pos.map_or(0, |p| p.line());
     let mut csv = csv::Reader::from_reader(reader);
     let headers = csv.headers().map_err(|e| bad(1, e.to_string()))?.clone();
+    if headers.iter().ne(HEADER) {
+        let expected = HEADER.join(",");
+        return Err(bad(
+            1,
+            format!("not a patience batch file: the header must be {expected}"),
+        ));
+    }
     let mut rows = Vec::new();
     for record in csv.records() {
         let record = record.map_err(|e| bad(line_of(e.position()), e.to_string()))?;
@@ -196,10 +208,10 @@ pub fn summarize(files: &[(String, Vec<(u64, Row)>)]) -> Result<Vec<Summary>, St
 mod tests {
     use super::*;
 
-    const HEADER: &str = "game,deal,verdict,moves,nodes,micros,best\n";
+    const HEADER_LINE: &str = "game,deal,verdict,moves,nodes,micros,best\n";
 
     fn rows(text: &str) -> Vec<(u64, Row)> {
-        read_rows(format!("{HEADER}{text}").as_bytes(), "t.csv").unwrap()
+        read_rows(format!("{HEADER_LINE}{text}").as_bytes(), "t.csv").unwrap()
     }
 
     #[test]
@@ -247,8 +259,13 @@ mod tests {
 
     #[test]
     fn bad_rows_name_file_and_line() {
-        let text = format!("{HEADER}x,1,won,52,10,5,52\nx,2,maybe,0,1,1,1\n");
+        let text = format!("{HEADER_LINE}x,1,won,52,10,5,52\nx,2,maybe,0,1,1,1\n");
         let err = read_rows(text.as_bytes(), "r.csv").unwrap_err().to_string();
         assert!(err.starts_with("r.csv: line 3:"), "{err}");
+        let err = read_rows("deal,verdict\n1,won\n".as_bytes(), "o.csv").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("o.csv: line 1: not a patience batch file")
+        );
     }
 }

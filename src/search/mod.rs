@@ -95,7 +95,7 @@ pub struct Report {
     pub stop: Option<Stop>,
     /// The winning moves, when won.
     pub moves: Vec<notation::Move>,
-    /// Positions expanded.
+    /// Positions expanded, the start included; at most `--max-nodes`.
     pub nodes: u64,
     /// Most positions the table held at once.
     pub table_peak: usize,
@@ -166,6 +166,9 @@ impl<G: Game> Search<'_, G> {
             return (Verdict::Won, None, Vec::new());
         }
         table.insert(self.game.key(&root));
+        if let Some(stop) = self.count_node() {
+            return (Verdict::Unknown, Some(stop), Vec::new());
+        }
         self.expand(root);
         while let Some(frame) = self.stack.last_mut() {
             if frame.next == frame.end {
@@ -219,11 +222,13 @@ impl<G: Game> Search<'_, G> {
         });
     }
 
+    /// Counts a position about to be expanded, or says which limit stops
+    /// the search first.
     fn count_node(&mut self) -> Option<Stop> {
-        self.nodes += 1;
-        if self.limits.max_nodes.is_some_and(|max| self.nodes > max) {
+        if self.limits.max_nodes.is_some_and(|max| self.nodes >= max) {
             return Some(Stop::MaxNodes);
         }
+        self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Some(Stop::Timeout);

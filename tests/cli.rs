@@ -1,0 +1,962 @@
+//! End-to-end tests of the `patience` binary: the contract a user sees.
+//!
+//! The library's tests check the rules and the search; these check the
+//! command line around them: the exit codes (0 done, 1 a negative answer
+//! from `verify`, 2 bad input, 130 interrupted), that every bad input gets
+//! a one-line message naming the file and line at fault and never a panic,
+//! and that the commands feed each other: `deal` into `solve`, `solve` into
+//! `verify`, `batch` into `stats`, a stopped batch into `--resume`.
+//!
+//! Expected verdicts come from outside patience wherever possible:
+//! black-hole-solver's results (`tests/data/bhs`) and PySolFC's own
+//! layouts (`tests/data/pysol`).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use tempfile::TempDir;
+
+const GAME: &str = "all-in-a-row";
+const CSV_HEADER: &str = "game,deal,verdict,moves,nodes,micros,best";
+/// What clap prints after its own one-line usage errors.
+const CLAP_TRAILER: &str = "For more information, try '--help'.";
+
+/// PySolFC game numbers whose verdicts black-hole-solver gives: 1 is lost
+/// in 77 positions, 3 won in 34244 (tests/data/bhs).
+const LOST_PYSOL: &str = "1";
+const WON_PYSOL: &str = "3";
+
+fn patience() -> Command {
+    Command::cargo_bin("patience").expect("cargo builds the patience binary")
+}
+
+fn data(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(path)
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("patience prints UTF-8")
+}
+
+/// Runs a command that must succeed and returns its standard output.
+fn stdout_of(cmd: &mut Command) -> String {
+    text(&cmd.assert().success().get_output().stdout)
+}
+
+/// Runs a command on bad input and checks the contract every such error
+/// keeps: exit code 2, nothing on standard output, no panic, and one line
+/// `error: ...` holding each of `needles` (clap may add its pointer to
+/// `--help` after its own messages).
+fn assert_bad_input(cmd: &mut Command, needles: &[&str]) {
+    let output = cmd.assert().code(2).stdout("").get_output().clone();
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("panicked"), "a panic: {stderr}");
+    let mut lines = stderr.lines();
+    let message = lines.next().unwrap_or_default();
+    assert!(message.starts_with("error: "), "no error line: {stderr:?}");
+    for needle in needles {
+        assert!(message.contains(needle), "{needle:?} not in {message:?}");
+    }
+    assert!(
+        lines.all(|line| line.is_empty() || line == CLAP_TRAILER),
+        "the message is not one line: {stderr:?}"
+    );
+}
+
+/// The move lines of a `solve` text report: everything but `#` comments.
+fn move_lines(report: &str) -> Vec<&str> {
+    report.lines().filter(|l| !l.starts_with('#')).collect()
+}
+
+/// `solve --json` on a deal, parsed.
+fn solve_json(deal: &[&str], limits: &[&str]) -> Value {
+    let out = stdout_of(
+        patience()
+            .args(["solve", GAME, "--json"])
+            .args(deal)
+            .args(limits),
+    );
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+fn verdict(report: &Value) -> &str {
+    report["verdict"].as_str().expect("a verdict string")
+}
+
+/// The moves of a JSON report, one a line, as `verify` reads them.
+fn json_moves(report: &Value) -> String {
+    let moves = report["moves"].as_array().expect("a moves array");
+    moves
+        .iter()
+        .map(|m| format!("{}\n", m.as_str().expect("a move string")))
+        .collect()
+}
+
+/// Replays `moves` (given on standard input) on PySolFC game `pysol`.
+fn verify_pysol(pysol: &str, moves: &str) -> assert_cmd::assert::Assert {
+    patience()
+        .args(["verify", GAME, "--pysol", pysol, "--moves", "-"])
+        .write_stdin(moves)
+        .assert()
+}
+
+/// black-hole-solver's verdicts on PySolFC game numbers, as patience
+/// words them.
+fn bhs_verdicts() -> BTreeMap<u64, &'static str> {
+    read(&data("bhs/all_in_a_row_pysol_1-3000.csv"))
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            let verdict = match fields[1] {
+                "solved" => "won",
+                "unsolvable" => "lost",
+                other => panic!("black-hole-solver verdict {other:?}"),
+            };
+            (fields[0].parse().expect("a deal number"), verdict)
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------
+// Boards: every malformed one is an error naming the file and line.
+
+/// The pinned layout of deal 1 (RULES.md numbering), one entry a line:
+/// `lines[0]` is `Foundations: -` (line 1), `lines[1..=13]` the piles
+/// (lines 2 to 14). Tests spoil one line and expect it to be named.
+fn deal_1_lines() -> Vec<String> {
+    read(&data("deals/all-in-a-row-1.txt"))
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// Writes `lines` as `board.txt` in `dir`.
+fn board_file(dir: &TempDir, lines: &[String]) -> PathBuf {
+    let path = dir.path().join("board.txt");
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// Writes `lines` as a board file and checks that `solve` rejects it with
+/// a message naming the file and holding each of `needles`.
+fn assert_board_error(lines: &[String], needles: &[&str]) {
+    let dir = TempDir::new().unwrap();
+    let path = board_file(&dir, lines);
+    let name = path.display().to_string();
+    assert_bad_input(
+        patience().args(["solve", GAME, "--file"]).arg(&path),
+        &[&[name.as_str()], needles].concat(),
+    );
+}
+
+#[test]
+fn the_unspoilt_board_solves() {
+    // The board the error tests start from must itself be accepted, or
+    // they would pass for the wrong reason.
+    let dir = TempDir::new().unwrap();
+    let path = board_file(&dir, &deal_1_lines());
+    patience()
+        .args(["solve", GAME, "--max-nodes", "1", "--file"])
+        .arg(&path)
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_missing_card_is_named() {
+    let mut lines = deal_1_lines();
+    assert_eq!(lines[3], ": 3H AS AC KS");
+    lines[3] = ": 3H AS AC".into();
+    // No line is at fault for a card that is nowhere.
+    assert_board_error(&lines, &["KS", "missing"]);
+}
+
+#[test]
+fn a_duplicated_card_names_its_second_line() {
+    let mut lines = deal_1_lines();
+    assert_eq!(lines[5], ": 8C KD 2D KH");
+    lines[5] = ": 8C KD 2D 6C".into();
+    assert_board_error(&lines, &["line 6", "6C appears twice"]);
+}
+
+#[test]
+fn an_unknown_card_names_its_line() {
+    let mut lines = deal_1_lines();
+    lines[6] = ": 7D JS ZZ 7C".into();
+    assert_board_error(&lines, &["line 7", "'ZZ'"]);
+}
+
+#[test]
+fn twelve_piles_are_too_few() {
+    let mut lines = deal_1_lines();
+    lines.pop();
+    assert_board_error(&lines, &["12 tableau piles", "13"]);
+}
+
+#[test]
+fn fourteen_piles_name_the_extra_one() {
+    let mut lines = deal_1_lines();
+    assert_eq!(lines[13], ": 9C 9S TS 8D");
+    lines[13] = ": 9C 9S TS".into();
+    lines.push(": 8D".into());
+    assert_board_error(&lines, &["line 15", "14 tableau piles"]);
+}
+
+#[test]
+fn a_pile_of_five_names_its_line() {
+    let mut lines = deal_1_lines();
+    lines[2] = ": AH 3S 2C".into();
+    lines[7] = ": 9H TD QS 9D JD".into();
+    assert_board_error(&lines, &["line 8", "5 cards"]);
+}
+
+#[test]
+fn a_face_down_bar_names_its_line() {
+    let mut lines = deal_1_lines();
+    lines[8] = ": 4D | 4S 7H 8H".into();
+    assert_board_error(&lines, &["line 9", "face-down"]);
+}
+
+#[test]
+fn a_reserve_line_names_its_line() {
+    let mut lines = deal_1_lines();
+    lines.insert(1, "Reserve: 5H".into());
+    assert_board_error(&lines, &["line 2", "reserve"]);
+}
+
+#[test]
+fn a_stock_line_names_its_line() {
+    let mut lines = deal_1_lines();
+    lines.insert(1, "Stock: -".into());
+    assert_board_error(&lines, &["line 2", "stock"]);
+}
+
+#[test]
+
+fn header_line_errors_read_as_english() {
+    for header in ["Reserve: 5H", "Stock: -"] {
+        let mut lines = deal_1_lines();
+        lines.insert(1, header.into());
+        let dir = TempDir::new().unwrap();
+        let path = board_file(&dir, &lines);
+        patience()
+            .args(["solve", GAME, "--file"])
+            .arg(&path)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("has no a ").not());
+    }
+}
+
+#[test]
+fn an_unknown_header_names_its_line() {
+    let mut lines = deal_1_lines();
+    lines.insert(1, "Tableau: 5H".into());
+    assert_board_error(&lines, &["line 2", "unknown line"]);
+}
+
+#[test]
+fn comment_and_blank_lines_count_in_line_numbers() {
+    let mut lines = deal_1_lines();
+    lines[6] = ": 7D JS ZZ 7C".into();
+    lines.splice(0..0, ["# typed by hand".into(), String::new()]);
+    assert_board_error(&lines, &["line 9", "'ZZ'"]);
+}
+
+// ---------------------------------------------------------------------
+// Files that cannot be read.
+
+#[test]
+fn a_missing_board_file_is_named() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("no-such.board");
+    assert_bad_input(
+        patience().args(["solve", GAME, "--file"]).arg(&path),
+        &[&path.display().to_string(), "cannot read"],
+    );
+}
+
+#[test]
+fn an_unreadable_board_file_is_named() {
+    // A directory: unreadable as a file even for root, unlike chmod 000.
+    let dir = TempDir::new().unwrap();
+    assert_bad_input(
+        patience().args(["solve", GAME, "--file"]).arg(dir.path()),
+        &[&dir.path().display().to_string(), "cannot read"],
+    );
+}
+
+#[test]
+fn a_missing_moves_file_is_named() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("no-such.moves");
+    assert_bad_input(
+        patience()
+            .args(["verify", GAME, "--pysol", WON_PYSOL, "--moves"])
+            .arg(&path),
+        &[&path.display().to_string(), "cannot read"],
+    );
+}
+
+#[test]
+fn an_unreadable_moves_file_is_named() {
+    let dir = TempDir::new().unwrap();
+    assert_bad_input(
+        patience()
+            .args(["verify", GAME, "--pysol", WON_PYSOL, "--moves"])
+            .arg(dir.path()),
+        &[&dir.path().display().to_string(), "cannot read"],
+    );
+}
+
+// ---------------------------------------------------------------------
+// Move lists: an illegal or malformed move names the moves file's line.
+
+/// Replays `bad_move` as line 4 of a moves file on PySolFC game 1, after
+/// a comment, the legal `t1 f 6D` and a blank line, and checks the error
+/// names the file, line 4 and each of `needles`. Game 1's top cards are
+/// 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H AS (tests/data/pysol).
+fn assert_move_error(bad_move: &str, needles: &[&str]) {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("game.moves");
+    fs::write(&path, format!("# PySolFC game 1\nt1 f 6D\n\n{bad_move}\n")).unwrap();
+    let name = path.display().to_string();
+    assert_bad_input(
+        patience()
+            .args(["verify", GAME, "--pysol", LOST_PYSOL, "--moves"])
+            .arg(&path),
+        &[&[name.as_str(), "line 4"], needles].concat(),
+    );
+}
+
+#[test]
+fn a_move_naming_the_wrong_card_is_illegal() {
+    assert_move_error("t5 f 7C", &["7C", "6C"]);
+}
+
+#[test]
+fn a_card_that_does_not_fit_the_foundation_is_illegal() {
+    assert_move_error("t2 f 8S", &["8S", "6D"]);
+}
+
+#[test]
+fn a_pile_out_of_range_is_illegal() {
+    assert_move_error("t14 f 7C", &["t14"]);
+}
+
+#[test]
+fn a_malformed_move_line_is_named() {
+    assert_move_error("t1 onto f", &["not a move"]);
+}
+
+#[test]
+
+fn a_word_for_a_place_is_not_blamed_on_counting() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("game.moves");
+    fs::write(&path, "t5 to f\n").unwrap();
+    patience()
+        .args(["verify", GAME, "--pysol", LOST_PYSOL, "--moves"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("count from 1").not());
+}
+
+// ---------------------------------------------------------------------
+// deal, solve and verify working together.
+
+#[test]
+fn deal_pysol_matches_pysolfc_layouts() {
+    // Each All in a Row block of the file: a `# All in a Row ... game
+    // number N, ...` line, then `row[i]: cards` bottom to top.
+    let layouts = read(&data("pysol/pysolfc_layouts.txt"));
+    let mut checked = 0;
+    for block in layouts.split("\n\n") {
+        let Some(header) = block.lines().next() else {
+            continue;
+        };
+        if !header.starts_with("# All in a Row") {
+            continue;
+        }
+        let number = header
+            .split("game number ")
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .expect("a game number");
+        let expected: Vec<&str> = block
+            .lines()
+            .filter_map(|line| line.strip_prefix("row["))
+            .map(|line| line.split_once(": ").expect("row[i]: cards").1)
+            .collect();
+        let dealt = stdout_of(patience().args(["deal", GAME, "--pysol", number]));
+        let piles: Vec<&str> = dealt.lines().filter_map(|l| l.strip_prefix(": ")).collect();
+        assert_eq!(piles, expected, "PySolFC game {number}");
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} layouts found");
+}
+
+#[test]
+fn deal_prints_the_pinned_numbered_layouts() {
+    for n in ["1", "2", "3"] {
+        let dealt = stdout_of(patience().args(["deal", GAME, n]));
+        let board: Vec<&str> = dealt.lines().filter(|l| !l.starts_with('#')).collect();
+        let pinned = read(&data(&format!("deals/all-in-a-row-{n}.txt")));
+        assert_eq!(board, pinned.lines().collect::<Vec<_>>(), "deal {n}");
+    }
+}
+
+#[test]
+fn a_dealt_board_solves_from_standard_input() {
+    let board = stdout_of(patience().args(["deal", GAME, "7"]));
+    let piped = stdout_of(
+        patience()
+            .args(["solve", GAME, "--file", "-"])
+            .write_stdin(board),
+    );
+    assert!(piped.contains("standard input"), "{piped}");
+    let direct = stdout_of(patience().args(["solve", GAME, "7"]));
+    assert!(direct.contains("# won in 52 moves"), "{direct}");
+    assert_eq!(move_lines(&piped), move_lines(&direct));
+}
+
+#[test]
+fn black_hole_solver_boards_are_read_as_they_are() {
+    let expected = bhs_verdicts();
+    for n in 1..=6 {
+        let path = data(&format!("bhs/samples/deal_{n}.board"));
+        let report = solve_json(&["--file", path.to_str().unwrap()], &[]);
+        assert_eq!(verdict(&report), expected[&n], "sample {n}");
+    }
+}
+
+#[test]
+fn a_solution_written_to_a_file_verifies() {
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("solution.txt");
+    let solution = stdout_of(patience().args(["solve", GAME, "--pysol", WON_PYSOL]));
+    assert!(solution.contains("# won in 52 moves"), "{solution}");
+    assert_eq!(move_lines(&solution).len(), 52);
+    fs::write(&path, solution).unwrap();
+    patience()
+        .args(["verify", GAME, "--pysol", WON_PYSOL, "--moves"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("won"));
+}
+
+#[test]
+fn solve_json_has_every_field_and_its_moves_win() {
+    let report = solve_json(&["--pysol", WON_PYSOL], &[]);
+    assert_eq!(verdict(&report), "won");
+    assert_eq!(report["moves"].as_array().map(Vec::len), Some(52));
+    assert_eq!(report["best"].as_u64(), Some(52));
+    for field in ["nodes", "table_peak", "micros"] {
+        assert!(report[field].is_u64(), "{field} in {report}");
+    }
+    assert!(report["nodes"].as_u64() > Some(0));
+    verify_pysol(WON_PYSOL, &json_moves(&report))
+        .success()
+        .stdout(predicate::str::starts_with("won"));
+}
+
+#[test]
+fn a_lost_deal_is_lost() {
+    let out = stdout_of(patience().args(["solve", GAME, "--pysol", LOST_PYSOL]));
+    assert!(out.contains("# lost"), "{out}");
+    assert!(move_lines(&out).is_empty(), "{out}");
+    let report = solve_json(&["--pysol", LOST_PYSOL], &[]);
+    assert_eq!(verdict(&report), "lost");
+    assert!(report["best"].as_u64() < Some(52), "{report}");
+}
+
+#[test]
+fn a_node_limit_gives_unknown_on_a_won_deal() {
+    let out = stdout_of(patience().args(["solve", GAME, "--pysol", WON_PYSOL, "--max-nodes", "5"]));
+    assert!(out.contains("# unknown"), "{out}");
+    assert!(move_lines(&out).is_empty(), "{out}");
+    let report = solve_json(&["--pysol", WON_PYSOL], &["--max-nodes", "5"]);
+    assert_eq!(verdict(&report), "unknown");
+}
+
+#[test]
+
+fn a_node_limit_is_not_exceeded() {
+    let report = solve_json(&["--pysol", WON_PYSOL], &["--max-nodes", "5"]);
+    assert!(report["nodes"].as_u64() <= Some(5), "{report}");
+}
+
+#[test]
+fn a_zero_timeout_never_gives_a_wrong_verdict() {
+    // The clock may be read only now and then, so a small search can still
+    // end; whatever the verdict, it must not be the wrong one.
+    for (pysol, truth) in [(WON_PYSOL, "won"), (LOST_PYSOL, "lost")] {
+        let report = solve_json(&["--pysol", pysol], &["--timeout", "0s"]);
+        assert!(
+            ["unknown", truth].contains(&verdict(&report)),
+            "game {pysol}: {report}"
+        );
+        if verdict(&report) == "won" {
+            verify_pysol(pysol, &json_moves(&report)).success();
+        }
+    }
+    // Game 7 needs over half a million positions (black-hole-solver: 1.16
+    // million): no search that heeds the timeout ends it in no time.
+    let report = solve_json(&["--pysol", "7"], &["--timeout", "0s"]);
+    assert_eq!(verdict(&report), "unknown", "{report}");
+}
+
+#[test]
+fn a_small_memory_cap_keeps_the_verdicts() {
+    // Game 20 (lost) needs about 20,000 positions, more than a 64 KiB
+    // table holds, so the table must forget some and still prove it lost.
+    let bhs = bhs_verdicts();
+    for pysol in [3, 20] {
+        let report = solve_json(&["--pysol", &pysol.to_string()], &["--memory", "64K"]);
+        assert_eq!(verdict(&report), bhs[&pysol], "game {pysol}: {report}");
+        assert!(report["table_bytes"].as_u64() <= Some(64 << 10), "{report}");
+        if bhs[&pysol] == "won" {
+            verify_pysol(&pysol.to_string(), &json_moves(&report)).success();
+        }
+    }
+}
+
+#[test]
+fn legal_but_incomplete_moves_are_not_won() {
+    let solution = stdout_of(patience().args(["solve", GAME, "--pysol", WON_PYSOL]));
+    let first_20: String = move_lines(&solution)[..20]
+        .iter()
+        .map(|m| format!("{m}\n"))
+        .collect();
+    verify_pysol(WON_PYSOL, &first_20)
+        .code(1)
+        .stdout(predicate::str::starts_with("not won"));
+}
+
+// ---------------------------------------------------------------------
+// batch and stats.
+
+/// One row of a batch file, read without the library's reader so that the
+/// file format itself is checked.
+#[derive(Debug)]
+struct CsvRow {
+    game: String,
+    deal: u64,
+    verdict: String,
+    moves: u64,
+}
+
+/// Reads a batch file and checks that it is whole: the header once, then
+/// complete rows of seven fields, the last one ended by a newline.
+fn read_batch(path: &Path) -> Vec<CsvRow> {
+    let text = read(path);
+    assert!(text.ends_with('\n'), "a cut-off last row: {text:?}");
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(CSV_HEADER));
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), 7, "row {line:?}");
+            let number = |i: usize| -> u64 {
+                fields[i]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("field {i} of {line:?}"))
+            };
+            // nodes, micros and best: numbers, whatever their values.
+            for i in 4..7 {
+                number(i);
+            }
+            let verdict = fields[2].to_string();
+            assert!(
+                ["won", "lost", "unknown"].contains(&verdict.as_str()),
+                "{line:?}"
+            );
+            CsvRow {
+                game: fields[0].to_string(),
+                deal: number(1),
+                verdict,
+                moves: number(3),
+            }
+        })
+        .collect()
+}
+
+/// The deal numbers of `rows`, sorted, repeats kept so that they show.
+fn deals(rows: &[CsvRow]) -> Vec<u64> {
+    let mut deals: Vec<u64> = rows.iter().map(|r| r.deal).collect();
+    deals.sort_unstable();
+    deals
+}
+
+/// `patience batch` of PySolFC deals `range` into `out`, on two threads.
+fn pysol_batch(range: &str, out: &Path) -> Command {
+    let mut cmd = patience();
+    cmd.args([
+        "batch",
+        GAME,
+        "--pysol",
+        "--threads",
+        "2",
+        "--deals",
+        range,
+        "--out",
+    ])
+    .arg(out);
+    cmd
+}
+
+#[test]
+fn batch_rows_agree_with_black_hole_solver_and_end_with_a_summary() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("batch.csv");
+    let summary = stdout_of(&mut pysol_batch("1..30", &out));
+    let rows = read_batch(&out);
+    assert_eq!(deals(&rows), (1..=30).collect::<Vec<_>>());
+    let bhs = bhs_verdicts();
+    for row in &rows {
+        assert_eq!(row.game, "pysol:all-in-a-row");
+        assert_eq!(row.verdict, bhs[&row.deal], "game {}", row.deal);
+        assert_eq!(row.moves, if row.verdict == "won" { 52 } else { 0 });
+    }
+    let won = (1..=30).filter(|n| bhs[n] == "won").count();
+    let expected = format!("30 deals, {won} won, {} lost, 0 unknown", 30 - won);
+    assert!(summary.contains(&expected), "{summary}");
+    assert_eq!(summary, stdout_of(patience().arg("stats").arg(&out)));
+}
+
+#[test]
+fn batch_refuses_to_overwrite_without_resume() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("precious.csv");
+    fs::write(&out, "not mine to lose\n").unwrap();
+    assert_bad_input(
+        &mut pysol_batch("1..2", &out),
+        &[&out.display().to_string(), "--resume"],
+    );
+    assert_eq!(read(&out), "not mine to lose\n");
+}
+
+#[test]
+fn resume_completes_a_truncated_file() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("batch.csv");
+    pysol_batch("1..6", &out).assert().success();
+    let full = read(&out);
+    let rows: Vec<&str> = full.lines().skip(1).collect();
+    assert_eq!(rows.len(), 6);
+    // Keep rows 0 and 2, drop the rest, and end on half of row 3, as a
+    // kill in the middle of a write would.
+    let kept = format!("{CSV_HEADER}\n{}\n{}\n", rows[0], rows[2]);
+    fs::write(&out, format!("{kept}{}", &rows[3][..rows[3].len() / 2])).unwrap();
+
+    let summary = stdout_of(pysol_batch("1..6", &out).arg("--resume"));
+    assert!(summary.contains("6 deals"), "{summary}");
+    let after = read(&out);
+    assert!(
+        after.starts_with(&kept),
+        "kept rows were rewritten: {after}"
+    );
+    let rows = read_batch(&out);
+    assert_eq!(deals(&rows), (1..=6).collect::<Vec<_>>());
+}
+
+#[test]
+
+fn a_bad_pysol_number_in_a_batch_is_bad_input() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("batch.csv");
+    assert_bad_input(&mut pysol_batch("0..3", &out), &["0"]);
+    assert!(!out.exists(), "a rerun would refuse the file left behind");
+}
+
+/// Checks that `batch --deals RANGE` is refused before any file is made.
+fn assert_bad_range(range: &str) {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("batch.csv");
+    assert_bad_input(&mut pysol_batch(range, &out), &["--deals", range]);
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_backwards_deal_range_is_refused() {
+    assert_bad_range("10..5");
+}
+
+#[test]
+fn a_deal_range_that_is_not_a_number_is_refused() {
+    assert_bad_range("x");
+}
+
+#[test]
+fn a_deal_range_with_a_dash_is_refused() {
+    assert_bad_range("1-5");
+}
+
+/// Writes a batch file with the header and `rows`.
+fn write_csv(dir: &TempDir, name: &str, rows: &[&str]) -> PathBuf {
+    let path = dir.path().join(name);
+    fs::write(&path, format!("{CSV_HEADER}\n{}\n", rows.join("\n"))).unwrap();
+    path
+}
+
+/// Two batch files sharing deal 2 with the same verdict: deals 1 to 3,
+/// one won, two lost.
+fn two_overlapping_files(dir: &TempDir) -> [PathBuf; 2] {
+    [
+        write_csv(
+            dir,
+            "a.csv",
+            &[
+                "all-in-a-row,1,won,52,10,5,52",
+                "all-in-a-row,2,lost,0,10,5,40",
+            ],
+        ),
+        write_csv(
+            dir,
+            "b.csv",
+            &[
+                "all-in-a-row,2,lost,0,11,6,40",
+                "all-in-a-row,3,lost,0,9,9,30",
+            ],
+        ),
+    ]
+}
+
+#[test]
+fn stats_merges_files_counting_each_deal_once() {
+    let dir = TempDir::new().unwrap();
+    patience()
+        .arg("stats")
+        .args(two_overlapping_files(&dir))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "all-in-a-row: 3 deals, 1 won, 2 lost, 0 unknown",
+        ));
+}
+
+#[test]
+fn stats_json_parses() {
+    let dir = TempDir::new().unwrap();
+    let out = stdout_of(
+        patience()
+            .args(["stats", "--json"])
+            .args(two_overlapping_files(&dir)),
+    );
+    let json: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let [summary] = json.as_array().expect("an array").as_slice() else {
+        panic!("one game expected: {json}");
+    };
+    assert_eq!(summary["game"], "all-in-a-row");
+    let counts = ["deals", "won", "lost", "unknown"].map(|k| summary[k].as_u64());
+    assert_eq!(counts, [Some(3), Some(1), Some(2), Some(0)]);
+    let rate = &summary["win_rate"];
+    let [low, mid, high] = ["low", "rate", "high"].map(|k| rate[k].as_f64().unwrap());
+    assert!((mid - 1.0 / 3.0).abs() < 1e-9, "{rate}");
+    assert!(low < mid && mid < high, "{rate}");
+}
+
+#[test]
+fn stats_refuses_conflicting_verdicts_naming_both_files() {
+    let dir = TempDir::new().unwrap();
+    let won = write_csv(&dir, "won.csv", &["all-in-a-row,4,won,52,10,5,52"]);
+    let lost = write_csv(&dir, "lost.csv", &["all-in-a-row,4,lost,0,10,5,40"]);
+    assert_bad_input(
+        patience().arg("stats").arg(&won).arg(&lost),
+        &[
+            &won.display().to_string(),
+            &lost.display().to_string(),
+            "deal 4",
+        ],
+    );
+}
+
+#[test]
+fn stats_names_the_file_and_line_of_a_malformed_row() {
+    let dir = TempDir::new().unwrap();
+    let bad = write_csv(
+        &dir,
+        "bad.csv",
+        &[
+            "all-in-a-row,1,won,52,10,5,52",
+            "all-in-a-row,2,maybe,0,1,1,1",
+        ],
+    );
+    assert_bad_input(
+        patience().arg("stats").arg(&bad),
+        &[&bad.display().to_string(), "line 3"],
+    );
+}
+
+// ---------------------------------------------------------------------
+// Stopping a batch: Ctrl-C and kill -9 lose no finished row.
+
+#[cfg(unix)]
+mod stopped_batches {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Child, Stdio};
+    use std::thread::sleep;
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    /// How long a batch may take to write its first rows or to stop.
+    const WAIT_LIMIT: Duration = Duration::from_secs(30);
+
+    /// Starts a batch far too long to finish (numbered deals, one thread)
+    /// and returns it once `out` holds a few finished rows, so that it is
+    /// stopped in mid-run with its Ctrl-C handler in place.
+    fn start_long_batch(out: &Path) -> Child {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_patience"))
+            .args([
+                "batch",
+                GAME,
+                "--deals",
+                "1..100000",
+                "--threads",
+                "1",
+                "--out",
+            ])
+            .arg(out)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("patience starts");
+        let start = Instant::now();
+        let newlines = || fs::read(out).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+        while newlines() < 4 {
+            if start.elapsed() > WAIT_LIMIT || child.try_wait().unwrap().is_some() {
+                let _ = child.kill();
+                panic!("the batch wrote no rows: {:?}", child.wait_with_output());
+            }
+            sleep(Duration::from_millis(20));
+        }
+        child
+    }
+
+    /// Waits for a stopped batch to exit, killing it if it does not.
+    fn wait_for_exit(mut child: Child) -> std::process::Output {
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > WAIT_LIMIT {
+                let _ = child.kill();
+                panic!("the batch did not stop");
+            }
+            sleep(Duration::from_millis(20));
+        }
+        child.wait_with_output().unwrap()
+    }
+
+    /// Resumes `out` over deals 1 to a little past the last one done, and
+    /// checks that every one of them is then in the file exactly once.
+    ///
+    /// Only newline-ended rows count as done: a kill may in principle cut
+    /// the last row, which `--resume` is there to repair.
+    fn resume_and_check(out: &Path) -> u64 {
+        let text = read(out);
+        let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+        let last = whole
+            .lines()
+            .skip(1)
+            .filter_map(|row| row.split(',').nth(1)?.parse::<u64>().ok())
+            .max()
+            .expect("some rows")
+            + 2;
+        patience()
+            .args(["batch", GAME, "--threads", "1", "--resume", "--out"])
+            .arg(out)
+            .args(["--deals", &format!("1..{last}")])
+            .assert()
+            .success();
+        assert_eq!(deals(&read_batch(out)), (1..=last).collect::<Vec<_>>());
+        last
+    }
+
+    #[test]
+    fn ctrl_c_keeps_whole_rows_and_resume_continues() {
+        let dir = TempDir::new().unwrap();
+        let out = dir.path().join("batch.csv");
+        let child = start_long_batch(&out);
+        let status = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        let output = wait_for_exit(child);
+        assert_eq!(output.status.code(), Some(130), "{output:?}");
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains("--resume"), "{stderr}");
+        // read_batch checks that every row is whole.
+        let rows = read_batch(&out);
+        let summary = text(&output.stdout);
+        assert!(
+            summary.contains(&format!("{} deals", rows.len())),
+            "{summary}"
+        );
+        resume_and_check(&out);
+    }
+
+    #[test]
+    fn kill_9_then_resume_counts_each_deal_once() {
+        let dir = TempDir::new().unwrap();
+        let out = dir.path().join("batch.csv");
+        let mut child = start_long_batch(&out);
+        // Child::kill sends SIGKILL on Unix: no handler runs.
+        child.kill().unwrap();
+        let output = wait_for_exit(child);
+        assert_eq!(output.status.signal(), Some(9), "{output:?}");
+        let last = resume_and_check(&out);
+        patience()
+            .arg("stats")
+            .arg(&out)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "all-in-a-row: {last} deals,"
+            )));
+    }
+}
+
+// ---------------------------------------------------------------------
+// Help.
+
+#[test]
+fn help_names_every_subcommand() {
+    let help = stdout_of(patience().arg("--help"));
+    for command in ["deal", "solve", "verify", "batch", "stats"] {
+        assert!(help.contains(command), "{command} in {help}");
+    }
+}
+
+#[test]
+fn help_of_searching_commands_mentions_the_limits() {
+    for command in ["solve", "batch"] {
+        let help = stdout_of(patience().args([command, "--help"]));
+        for flag in ["--max-nodes", "--timeout", "--memory"] {
+            assert!(help.contains(flag), "{flag} in {command} --help");
+        }
+    }
+}
+
+#[test]
+
+fn batch_help_shows_the_csv_header_as_written() {
+    patience()
+        .args(["batch", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(CSV_HEADER));
+}
