@@ -212,6 +212,11 @@ fn rank_of(card: Card) -> usize {
     card.rank().index()
 }
 
+/// The ranks adjacent to `rank`, a bit each.
+const fn neighbours(rank: usize) -> u16 {
+    1 << ((rank + 1) % RANKS) | 1 << ((rank + RANKS - 1) % RANKS)
+}
+
 fn adjacent(a: usize, b: usize) -> bool {
     let d = a.abs_diff(b);
     d == 1 || d == RANKS - 1
@@ -334,25 +339,30 @@ impl Game for AllInARow {
     /// winning line always end (Gent et al., "Search in the patience game
     /// Black Hole", 2007, use the same conditional symmetry).
     fn moves(&self, state: &State, out: &mut Vec<Take>) {
-        let mut scored = [(0u32, 0u8, 0usize); PILES];
+        // Each candidate is one sortable word: score, then the pile (lower
+        // first on ties), then the rank.
+        let mut candidates = [0u32; PILES];
         let mut n = 0;
-        let at = state.top.map(rank_of);
+        let fits = state.top.map_or(u16::MAX, |top| neighbours(rank_of(top)));
         for pile in 0..PILES {
             let Some(rank) = self.top_rank(state, pile) else {
                 continue;
             };
-            if state.frozen.get(pile).is_none() && at.is_none_or(|at| adjacent(at, rank)) {
-                scored[n] = (self.score(state, pile), pile as u8, rank);
+            if fits & 1 << rank != 0 && (state.frozen.0 == 0 || state.frozen.get(pile).is_none()) {
+                let score = self.score(state, pile);
+                candidates[n] = score << 8 | (15 - pile as u32) << 4 | rank as u32;
                 n += 1;
             }
         }
-        let scored = &mut scored[..n];
-        scored.sort_unstable_by_key(|&(score, pile, _)| (std::cmp::Reverse(score), pile));
-        for (j, &(_, pile, rank)) in scored.iter().enumerate() {
-            let freeze = scored[..j]
+        let candidates = &mut candidates[..n];
+        candidates.sort_unstable_by(|a, b| b.cmp(a));
+        let pile_of = |word: u32| 15 - (word >> 4 & 15) as u8;
+        for (j, &word) in candidates.iter().enumerate() {
+            let (pile, rank) = (pile_of(word), word & 15);
+            let freeze = candidates[..j]
                 .iter()
-                .filter(|&&(_, _, earlier_rank)| earlier_rank == rank)
-                .fold(0u16, |mask, &(_, earlier, _)| mask | 1 << earlier);
+                .filter(|&&earlier| earlier & 15 == rank)
+                .fold(0u16, |mask, &earlier| mask | 1 << pile_of(earlier));
             if freeze != 0 && state.heights.get(pile as usize) == 1 {
                 continue;
             }
