@@ -28,6 +28,17 @@ pub const LAYOUT: Layout = Layout {
 };
 
 const PILES: usize = 13;
+
+/// Place values of the piles' heights in base 5.
+const POW5: [u32; PILES] = {
+    let mut pow = [1; PILES];
+    let mut i = 1;
+    while i < PILES {
+        pow[i] = pow[i - 1] * 5;
+        i += 1;
+    }
+    pow
+};
 const DEPTH: usize = 4;
 const RANKS: usize = 13;
 
@@ -111,8 +122,6 @@ struct Heights(u64);
 
 impl Heights {
     const BITS: u32 = 3;
-    /// Bits the heights take in a key.
-    const KEY_BITS: u32 = Self::BITS * PILES as u32;
 
     fn get(self, pile: usize) -> usize {
         (self.0 >> (pile as u32 * Self::BITS)) as usize & 7
@@ -146,27 +155,64 @@ impl RankCounts {
     }
 }
 
-/// Piles whose top card may not be played yet, six bits a pile: the pile
-/// whose next card must go first (plus one; 0 for none) and the height that
-/// pile must come down to. See [`AllInARow::moves`] for why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Freezes(u128);
+/// Top cards that may not be played yet (see [`AllInARow::moves`]), each
+/// until the next card of another pile has been played.
+///
+/// At most [`Freezes::MAX`] at once, so that they fit in the key: a freeze
+/// more is simply not made, which only leaves more lines to search. Each
+/// is a byte, `1 + frozen pile * 13 + pile waited on`, kept in descending
+/// order so that equal sets are equal words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Freezes {
+    /// The frozen piles, a bit each.
+    piles: u16,
+    /// Up to three bytes.
+    codes: u32,
+}
 
 impl Freezes {
-    const BITS: u32 = 6;
+    const MAX: usize = 3;
 
-    fn get(self, pile: usize) -> Option<(usize, usize)> {
-        let v = (self.0 >> (pile as u32 * Self::BITS)) as usize & 63;
-        (v != 0).then(|| ((v & 15) - 1, v >> 4))
+    fn is_frozen(self, pile: usize) -> bool {
+        self.piles & 1 << pile != 0
     }
 
-    fn set(self, pile: usize, until_pile: usize, until_height: usize) -> Freezes {
-        let v = (until_pile + 1) | until_height << 4;
-        Freezes(self.0 | (v as u128) << (pile as u32 * Self::BITS))
+    /// (frozen pile, pile waited on) of each freeze.
+    fn pairs(self) -> impl Iterator<Item = (usize, usize)> {
+        (0..Self::MAX)
+            .map(move |i| (self.codes >> (8 * i)) as usize & 255)
+            .filter(|&code| code != 0)
+            .map(|code| ((code - 1) / PILES, (code - 1) % PILES))
     }
 
-    fn clear(self, pile: usize) -> Freezes {
-        Freezes(self.0 & !(63u128 << (pile as u32 * Self::BITS)))
+    fn from_pairs(pairs: impl Iterator<Item = (usize, usize)>) -> Freezes {
+        let mut codes = [0u32; Self::MAX];
+        let mut piles = 0;
+        for (slot, (frozen, until)) in codes.iter_mut().zip(pairs) {
+            *slot = 1 + (frozen * PILES + until) as u32;
+            piles |= 1 << frozen;
+        }
+        codes.sort_unstable_by(|a, b| b.cmp(a));
+        Freezes {
+            piles,
+            codes: codes[0] | codes[1] << 8 | codes[2] << 16,
+        }
+    }
+
+    /// The freezes left once a card of `pile` has been played.
+    fn release(self, pile: usize) -> Freezes {
+        if self.pairs().all(|(_, until)| until != pile) {
+            return self;
+        }
+        Freezes::from_pairs(self.pairs().filter(|&(_, until)| until != pile))
+    }
+
+    /// These freezes and one more, if there is room.
+    fn with(self, frozen: usize, until: usize) -> Freezes {
+        if self.is_frozen(frozen) || self.piles.count_ones() as usize >= Self::MAX {
+            return self;
+        }
+        Freezes::from_pairs(self.pairs().chain([(frozen, until)]))
     }
 }
 
@@ -174,6 +220,8 @@ impl Freezes {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
     heights: Heights,
+    /// The heights again as one base-5 number (31 bits), for the key.
+    heights5: u32,
     /// The foundation's top card; its suit only matters for printing.
     top: Option<Card>,
     left: RankCounts,
@@ -183,7 +231,8 @@ pub struct State {
 }
 
 /// Taking the top card of a pile (counted from 0) to the foundation, and
-/// the piles (a bit each) whose same-rank top cards this move freezes.
+/// the piles (a bit each) whose same-rank top cards this move freezes until
+/// the card under it has been played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Take {
     pile: u8,
@@ -195,6 +244,8 @@ pub struct AllInARow {
     cards: [[Card; DEPTH]; PILES],
     /// The zero-based rank of each of those cards.
     ranks: [[u8; DEPTH]; PILES],
+    /// [`pile_scores`] of the deal.
+    pile_scores: [[u32; DEPTH + 1]; PILES],
     start: State,
     /// Answers of [`walk_exists`], which depends only on the ranks left and
     /// the foundation's rank, shared by the many positions that agree on
@@ -223,13 +274,6 @@ fn adjacent(a: usize, b: usize) -> bool {
 }
 
 impl AllInARow {
-    fn top_rank(&self, state: &State, pile: usize) -> Option<usize> {
-        match state.heights.get(pile) {
-            0 => None,
-            h => Some(self.ranks[pile][h - 1] as usize),
-        }
-    }
-
     /// [`walk_exists`], remembered.
     fn walk_exists(&self, left: RankCounts, at: usize) -> bool {
         const ANSWER: u64 = 1 << 63;
@@ -250,28 +294,30 @@ impl AllInARow {
             h => Some(self.cards[pile][h - 1]),
         }
     }
+}
 
-    /// Move-ordering score: higher is tried first.
-    ///
-    /// A card whose removal uncovers a card adjacent in rank keeps a chain
-    /// going inside one pile; taller piles hold more cards hostage; and a
-    /// rank with cards to spare is safer to play than one about to run out
-    /// (a rank with none left can never be crossed again). Measured on
-    /// PySolFC deals 1..1000, the last term saves 6% of the positions of
-    /// won deals.
-    fn score(&self, state: &State, pile: usize) -> u32 {
-        let h = state.heights.get(pile);
-        let ranks = &self.ranks[pile];
-        let rank = ranks[h - 1] as usize;
-        let chains = h >= 2 && adjacent(rank, ranks[h - 2] as usize);
-        chains as u32 * 8 + h as u32 + 2 * state.left.get(rank) as u32
-    }
+/// The part of the move-ordering score fixed by a pile and its height.
+///
+/// Moves are tried best score first. A card whose removal uncovers a card
+/// adjacent in rank keeps a chain going inside one pile, and taller piles
+/// hold more cards hostage; [`AllInARow::moves`] adds twice the cards left
+/// of the card's rank, since a rank with cards to spare is safer to play
+/// than one about to run out (a rank with none left can never be crossed
+/// again: 6% fewer positions on won PySolFC deals 1..1000).
+fn pile_scores(ranks: &[[u8; DEPTH]; PILES]) -> [[u32; DEPTH + 1]; PILES] {
+    std::array::from_fn(|pile| {
+        std::array::from_fn(|h| {
+            let chains =
+                h >= 2 && adjacent(ranks[pile][h - 1] as usize, ranks[pile][h - 2] as usize);
+            chains as u32 * 8 + h as u32
+        })
+    })
 }
 
 impl Game for AllInARow {
     const ACYCLIC: bool = true;
     type State = State;
-    type Key = u128;
+    type Key = u64;
     type Move = Take;
 
     fn new(board: &Board) -> Result<AllInARow, BoardError> {
@@ -287,17 +333,21 @@ impl Game for AllInARow {
             heights = heights.with(p, pile.len());
         }
         let cards_left = board.piles.iter().map(Pile::len).sum::<usize>() as u8;
+        let heights5 = (0..PILES).map(|p| heights.get(p) as u32 * POW5[p]).sum();
         let top = board.foundations.first().copied().flatten();
+        let ranks = cards.map(|pile| pile.map(|card| rank_of(card) as u8));
         Ok(AllInARow {
             cards,
-            ranks: cards.map(|pile| pile.map(|card| rank_of(card) as u8)),
+            ranks,
+            pile_scores: pile_scores(&ranks),
             walks: (0..WALK_CACHE).map(|_| Cell::new(0)).collect(),
             start: State {
                 heights,
+                heights5,
                 top,
                 left,
                 cards_left,
-                frozen: Freezes(0),
+                frozen: Freezes::default(),
             },
         })
     }
@@ -306,16 +356,14 @@ impl Game for AllInARow {
         self.start
     }
 
-    /// The heights, the foundation's rank (0 for empty) and the freezes:
-    /// 121 bits, exact, since the cards left and the future moves follow
-    /// from them. The top bit is always set, so no key is the table's
-    /// empty slot.
-    fn key(&self, state: &State) -> u128 {
-        let rank = state.top.map_or(0, |c| c.rank().get() as u128);
-        1 << 127
-            | state.heights.0 as u128
-            | rank << Heights::KEY_BITS
-            | state.frozen.0 << (Heights::KEY_BITS + 4)
+    /// The heights (31 bits in base 5), the foundation's rank (4 bits, 0
+    /// for empty) and the freezes (24 bits): exact, since the cards left
+    /// and the future moves follow from them. A freeze needs no height: the
+    /// pile it waits on is one card above its release until it moves. The
+    /// top bit is always set, so no key is the table's empty slot.
+    fn key(&self, state: &State) -> u64 {
+        let rank = state.top.map_or(0, |c| c.rank().get() as u64);
+        1 << 63 | state.heights5 as u64 | rank << 31 | (state.frozen.codes as u64) << 35
     }
 
     fn is_won(&self, state: &State) -> bool {
@@ -345,12 +393,15 @@ impl Game for AllInARow {
         let mut n = 0;
         let fits = state.top.map_or(u16::MAX, |top| neighbours(rank_of(top)));
         for pile in 0..PILES {
-            let Some(rank) = self.top_rank(state, pile) else {
+            let height = state.heights.get(pile);
+            if height == 0 {
                 continue;
-            };
-            if fits & 1 << rank != 0 && (state.frozen.0 == 0 || state.frozen.get(pile).is_none()) {
-                let score = self.score(state, pile);
-                candidates[n] = score << 8 | (15 - pile as u32) << 4 | rank as u32;
+            }
+            let rank = self.ranks[pile][height - 1] as u32;
+            if fits & 1 << rank != 0 && !state.frozen.is_frozen(pile) {
+                let score =
+                    self.pile_scores[pile][height] + 2 * state.left.get(rank as usize) as u32;
+                candidates[n] = score << 8 | (15 - pile as u32) << 4 | rank;
                 n += 1;
             }
         }
@@ -375,23 +426,17 @@ impl Game for AllInARow {
         let height = state.heights.get(pile);
         let card = self.cards[pile][height - 1];
         let mut frozen = state.frozen;
-        if frozen.0 != 0 {
-            for p in 0..PILES {
-                match frozen.get(p) {
-                    Some((until, until_height)) if until == pile && height - 1 <= until_height => {
-                        frozen = frozen.clear(p);
-                    }
-                    _ => {}
-                }
-            }
+        if frozen.piles != 0 {
+            frozen = frozen.release(pile);
         }
-        for p in (0..PILES).filter(|&p| mv.freeze & 1 << p != 0) {
-            if frozen.get(p).is_none() {
-                frozen = frozen.set(p, pile, height - 2);
+        if mv.freeze != 0 {
+            for p in (0..PILES).filter(|&p| mv.freeze & 1 << p != 0) {
+                frozen = frozen.with(p, pile);
             }
         }
         State {
             heights: state.heights.take_one(pile),
+            heights5: state.heights5 - POW5[pile],
             top: Some(card),
             left: state.left.take_one(rank_of(card)),
             cards_left: state.cards_left - 1,

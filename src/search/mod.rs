@@ -169,7 +169,7 @@ impl<G: Game> Search<'_, G> {
         if let Some(stop) = self.count_node() {
             return (Verdict::Unknown, Some(stop), Vec::new());
         }
-        self.expand(root);
+        self.expand(root, table);
         while let Some(frame) = self.stack.last_mut() {
             if frame.next == frame.end {
                 let frame = self.stack.pop().expect("the loop saw a frame");
@@ -193,14 +193,14 @@ impl<G: Game> Search<'_, G> {
             if let Some(stop) = self.count_node() {
                 return (Verdict::Unknown, Some(stop), Vec::new());
             }
-            self.expand(child);
+            self.expand(child, table);
         }
         (Verdict::Lost, None, Vec::new())
     }
 
     /// Pushes a newly reached position with its moves, unless it is a
     /// proven dead end.
-    fn expand(&mut self, state: G::State) {
+    fn expand(&mut self, state: G::State, table: &Table<G::Key>) {
         self.best = self.best.max(self.game.cards_home(&state));
         if self.game.is_dead_end(&state) {
             return;
@@ -210,6 +210,9 @@ impl<G: Game> Search<'_, G> {
         let end = self.moves.len() as u32;
         if start == end {
             return;
+        }
+        for &mv in &self.moves[start as usize..] {
+            table.prefetch(self.game.key(&self.game.play(&state, mv)));
         }
         if !G::ACYCLIC {
             self.path.insert(self.game.key(&state));
