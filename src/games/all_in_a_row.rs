@@ -278,7 +278,8 @@ impl AllInARow {
     fn walk_exists(&self, left: RankCounts, at: usize) -> bool {
         const ANSWER: u64 = 1 << 63;
         let question = left.0 | (at as u64) << 52 | 1 << 56;
-        let slot = &self.walks[(question.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize];
+        let slot = &self.walks[(question.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> (64 - WALK_CACHE.trailing_zeros())) as usize];
         let seen = slot.get();
         if seen & !ANSWER == question {
             return seen & ANSWER != 0;

@@ -111,7 +111,8 @@ const CHECK_EVERY: u64 = 1024;
 
 struct Frame<S> {
     state: S,
-    /// This position's moves are `moves[start..end]`; `next` is the next
+    /// This position's moves are `moves[start..end]`, the positions they
+    /// lead to `children[start..end]`; `next` is the next
     /// one to try.
     start: u32,
     next: u32,
@@ -130,6 +131,7 @@ pub fn solve<G: Game>(game: &G, limits: &Limits, table: &mut Table<G::Key>) -> R
         nodes: 0,
         best: 0,
         moves: Vec::new(),
+        children: Vec::new(),
         stack: Vec::new(),
         path: AHashSet::new(),
     };
@@ -153,6 +155,9 @@ struct Search<'a, G: Game> {
     nodes: u64,
     best: u32,
     moves: Vec<G::Move>,
+    /// The position each of `moves` leads to, worked out when its parent
+    /// was expanded (to prefetch its table slot) and kept for the walk.
+    children: Vec<G::State>,
     stack: Vec<Frame<G::State>>,
     /// Keys of the positions on the current path, for games with cycles.
     path: AHashSet<G::Key>,
@@ -174,14 +179,14 @@ impl<G: Game> Search<'_, G> {
             if frame.next == frame.end {
                 let frame = self.stack.pop().expect("the loop saw a frame");
                 self.moves.truncate(frame.start as usize);
+                self.children.truncate(frame.start as usize);
                 if !G::ACYCLIC {
                     self.path.remove(&self.game.key(&frame.state));
                 }
                 continue;
             }
-            let mv = self.moves[frame.next as usize];
+            let child = self.children[frame.next as usize];
             frame.next += 1;
-            let child = self.game.play(&frame.state, mv);
             if self.game.is_won(&child) {
                 self.best = self.game.cards_home(&child);
                 return (Verdict::Won, None, self.solution());
@@ -212,7 +217,9 @@ impl<G: Game> Search<'_, G> {
             return;
         }
         for &mv in &self.moves[start as usize..] {
-            table.prefetch(self.game.key(&self.game.play(&state, mv)));
+            let child = self.game.play(&state, mv);
+            table.prefetch(self.game.key(&child));
+            self.children.push(child);
         }
         if !G::ACYCLIC {
             self.path.insert(self.game.key(&state));

@@ -41,10 +41,10 @@ impl TableKey for u128 {
 /// which keeps probes inside a cache line or two.
 const PROBES: usize = 8;
 
-/// The smallest table, 1 MiB of 16-byte keys: clearing it costs far less
+/// The smallest table, 1 MiB of 8-byte keys: clearing it costs far less
 /// than the median deal's search, and most deals never need it to grow
 /// (each growth rehashes every key).
-const MIN_SLOTS: usize = 1 << 16;
+const MIN_SLOTS: usize = 1 << 17;
 
 /// A table of positions, grown as a search needs it up to a cap.
 ///
