@@ -63,18 +63,18 @@ pub enum BatchError {
     Deal(String),
     #[error("could not start {0} threads: {1}")]
     Threads(usize, String),
+    #[error("deal {0}: {1}")]
+    Unconfirmed(u64, String),
 }
 
 impl Batch {
     /// Solves every deal, handing each row to `on_row` on the calling
     /// thread as it finishes. Deals cut short by the `cancel` flag give no
-    /// row: rerun them later.
+    /// row: rerun them later. Every win is confirmed by the reference rules
+    /// before its row is handed on; a deal that fails that check gives no
+    /// row, and the batch ends with the error once the others are done.
     pub fn run(&self, mut on_row: impl FnMut(Row)) -> Result<(), BatchError> {
-        if let Some(&bad) = self.deals.iter().find(|&&n| self.pysol && n == 0) {
-            return Err(BatchError::Deal(format!(
-                "{bad} is not a PySolFC game number"
-            )));
-        }
+        self.check()?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
@@ -84,11 +84,17 @@ impl Batch {
             scope.spawn(move || {
                 pool.install(|| with_game!(self.game, G => self.solve_all::<G>(tx)))
             });
+            let mut first_error = None;
             for row in rx {
-                on_row(row);
+                match row {
+                    Ok(row) => on_row(row),
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
             }
-        });
-        Ok(())
+            first_error.map_or(Ok(()), Err)
+        })
     }
 
     /// Checks the deal numbers, so a caller can refuse a batch before
@@ -102,7 +108,7 @@ impl Batch {
         }
     }
 
-    fn solve_all<G: Game>(&self, tx: mpsc::Sender<Row>) {
+    fn solve_all<G: Game>(&self, tx: mpsc::Sender<Result<Row, BatchError>>) {
         let memory = self.limits.memory / self.threads.max(1);
         let game_column = game_column(self.game, self.pysol);
         let cancelled = || {
@@ -131,16 +137,20 @@ impl Batch {
                 if report.stop == Some(Stop::Interrupted) {
                     return;
                 }
+                let row = match self.game.confirm(&board, &report) {
+                    Ok(()) => Ok(Row {
+                        game: game_column.clone(),
+                        deal: n,
+                        verdict: report.verdict,
+                        moves: report.moves.len(),
+                        nodes: report.nodes,
+                        micros: report.elapsed.as_micros() as u64,
+                        best: report.best,
+                    }),
+                    Err(e) => Err(BatchError::Unconfirmed(n, e.to_string())),
+                };
                 // The receiver lives until every sender is gone.
-                let _ = tx.send(Row {
-                    game: game_column.clone(),
-                    deal: n,
-                    verdict: report.verdict,
-                    moves: report.moves.len(),
-                    nodes: report.nodes,
-                    micros: report.elapsed.as_micros() as u64,
-                    best: report.best,
-                });
+                let _ = tx.send(row);
             },
         );
     }

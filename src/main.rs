@@ -16,7 +16,7 @@ use serde_json::json;
 
 use patience::batch::{self, Batch, Row};
 use patience::board::Board;
-use patience::games::{DealNumber, GameKind};
+use patience::games::{DealNumber, GameKind, SolveError};
 use patience::notation::{self, Move};
 use patience::reference::{self, Replay};
 use patience::search::{self, Limits, Report, Verdict};
@@ -289,9 +289,10 @@ fn load_board(game: GameKind, source: &Source) -> Result<(Board, String)> {
 
 fn solve(game: GameKind, source: &Source, limits: &Limits, json: bool) -> Result<ExitCode> {
     let (board, label) = load_board(game, source)?;
-    let report = game
-        .solve(&board, limits)
-        .map_err(|e| bad_input(format!("{label}: {e}")))?;
+    let report = game.solve(&board, limits).map_err(|e| match e {
+        SolveError::Board(e) => bad_input(format!("{label}: {e}")),
+        unconfirmed => anyhow!("{label}: {unconfirmed}"),
+    })?;
     if json {
         println!("{}", report_json(game, &label, &report));
     } else {

@@ -12,7 +12,8 @@ use crate::board::Pile;
 use crate::board::{Board, BoardError};
 use crate::game::Game;
 use crate::pysol::{PysolDeal, PysolError};
-use crate::search::{self, Limits, Report, Table};
+use crate::reference::{self, Replay};
+use crate::search::{self, Limits, Report, Table, Verdict};
 
 /// The games patience solves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -21,6 +22,18 @@ pub enum GameKind {
     /// down regardless of suit, wrapping K-A.
     #[value(name = "all-in-a-row")]
     AllInARow,
+}
+
+/// Why a board could not be solved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    #[error(
+        "internal error: the engine's winning moves fail the reference rules ({0}); \
+         this is a bug in patience, please report the deal"
+    )]
+    Unconfirmed(String),
 }
 
 /// A deal by number: RULES.md's numbering or PySolFC's.
@@ -116,13 +129,37 @@ impl GameKind {
         }
     }
 
-    /// Solves a board with this game's engine and a fresh table.
-    pub fn solve(self, board: &Board, limits: &Limits) -> Result<Report, BoardError> {
-        with_game!(self, G => {
+    /// Solves a board with this game's engine and a fresh table; a win is
+    /// confirmed (see [`GameKind::confirm`]) before it is returned.
+    pub fn solve(self, board: &Board, limits: &Limits) -> Result<Report, SolveError> {
+        let report = with_game!(self, G => {
             let game = G::new(board)?;
             let mut table = Table::new(limits.memory);
-            Ok(search::solve(&game, limits, &mut table))
-        })
+            search::solve(&game, limits, &mut table)
+        });
+        self.confirm(board, &report)?;
+        Ok(report)
+    }
+
+    /// Replays a won report's moves with the plain reference rules. The
+    /// engine and the reference are written apart, so a win both agree on
+    /// is one the user can follow; a disagreement is a bug in patience and
+    /// is reported as one, never as `won`.
+    pub fn confirm(self, board: &Board, report: &Report) -> Result<(), SolveError> {
+        if report.verdict != Verdict::Won {
+            return Ok(());
+        }
+        match reference::replay(self.rules(), board, &report.moves) {
+            Replay::Won => Ok(()),
+            Replay::NotWon { cards_home } => Err(SolveError::Unconfirmed(format!(
+                "the moves leave only {cards_home} cards home"
+            ))),
+            Replay::Illegal { index, reason } => Err(SolveError::Unconfirmed(format!(
+                "move {} '{}' is illegal: {reason}",
+                index + 1,
+                report.moves[index]
+            ))),
+        }
     }
 
     /// The deal PySolFC shows as game `n`.
@@ -152,5 +189,30 @@ fn pysol_board(game: GameKind, deal: PysolDeal) -> Board {
         waste: (!deal.waste.is_empty()).then_some(deal.waste),
         piles: deal.piles.into_iter().map(Pile::face_up).collect(),
         ..Board::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confirm_rejects_a_win_that_does_not_replay() {
+        let game = GameKind::AllInARow;
+        let board = game.deal(DealNumber::Pysol(3)).unwrap();
+        let mut report = game.solve(&board, &Limits::default()).unwrap();
+        assert_eq!(report.verdict, Verdict::Won);
+        assert_eq!(game.confirm(&board, &report), Ok(()));
+
+        report.moves.pop();
+        let err = game.confirm(&board, &report).unwrap_err().to_string();
+        assert!(err.contains("leave only 51 cards home"), "{err}");
+
+        report.moves.swap(0, 1);
+        let err = game.confirm(&board, &report).unwrap_err().to_string();
+        assert!(
+            err.contains("is illegal") && err.starts_with("internal error"),
+            "{err}"
+        );
     }
 }
