@@ -37,9 +37,11 @@ impl TableKey for u128 {
     }
 }
 
-/// How far from its home slot a key may be placed. Lookups stop there too,
-/// which keeps probes inside a cache line or two.
-const PROBES: usize = 8;
+/// How far from its home slot a key may be placed; lookups stop there too.
+/// Runs of occupied slots grow with the table (their longest is about the
+/// logarithm of its size), so a short window would make a large table
+/// forget positions it has room for.
+const PROBES: usize = 32;
 
 /// The smallest table, 1 MiB of 8-byte keys: clearing it costs far less
 /// than the median deal's search, and most deals never need it to grow
@@ -75,7 +77,7 @@ impl<K: TableKey> Table<K> {
     /// before, at most an eighth of the largest size, so that is counted
     /// in.
     pub fn new(max_bytes: usize) -> Table<K> {
-        let fit = (max_bytes / size_of::<K>() * 8 / 9).max(PROBES * 64);
+        let fit = (max_bytes / size_of::<K>() * 8 / 9).max(1024);
         let max_slots = 1usize << (usize::BITS - 1 - fit.leading_zeros());
         let active = MIN_SLOTS.min(max_slots);
         Table {
@@ -134,12 +136,9 @@ impl<K: TableKey> Table<K> {
                 return true;
             }
         }
-        if self.active < self.max_slots {
-            self.grow();
-            return self.insert(key);
-        }
-        // Full at its cap: forget the home slot's position. Its twin in
-        // later lookups is then searched again, which is only time.
+        // A full window: forget the home slot's position. Meeting it again
+        // costs a second search of it, which is only time. (Growing here
+        // instead would grow the table to its cap long before it is full.)
         self.slots[home] = key;
         true
     }
