@@ -502,15 +502,19 @@ fn human_bytes(bytes: usize) -> String {
     }
 }
 
+/// Splits `2.5G` into 2.5 and `G`: a number at least 0, then a unit.
+fn number_and_unit(text: &str) -> Option<(f64, &str)> {
+    let split = text
+        .find(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number.parse().ok()?;
+    (value.is_finite() && value >= 0.0).then_some((value, unit))
+}
+
 /// Parses `30s`, `500ms`, `2m`, `1h` or a plain number of seconds.
 fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let value: f64 = number
-        .parse()
-        .ok()
-        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+    let (value, unit) = number_and_unit(text.trim())
         .ok_or_else(|| format!("'{text}' is not a time like 30s, 500ms or 2m"))?;
     let seconds = match unit {
         "" | "s" => value,
@@ -528,14 +532,9 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// Parses `512M`, `2G`, `64K` (powers of 1024; `MB`, `MiB` also) or bytes.
 fn parse_size(text: &str) -> Result<usize, String> {
-    let t = text.trim().to_ascii_uppercase();
-    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let value: f64 = number
-        .parse()
-        .ok()
-        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
-        .ok_or_else(|| format!("'{text}' is not a size like 512M or 2G"))?;
+    let upper = text.trim().to_ascii_uppercase();
+    let (value, unit) =
+        number_and_unit(&upper).ok_or_else(|| format!("'{text}' is not a size like 512M or 2G"))?;
     let scale = match unit.trim_end_matches('B').trim_end_matches('I') {
         "" => 1u64,
         "K" => 1 << 10,
