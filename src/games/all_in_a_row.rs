@@ -137,6 +137,40 @@ impl Heights {
     }
 }
 
+/// The rank of each pile's top card, four bits a pile, 15 for an empty
+/// pile (and in the three unused lanes), so that the piles whose top card
+/// fits are found a word at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct TopRanks(u64);
+
+impl TopRanks {
+    /// Bit 3 of every lane.
+    const HIGH: u64 = 0x8888_8888_8888_8888;
+    const LOW: u64 = 0x7777_7777_7777_7777;
+    const ONES: u64 = 0x1111_1111_1111_1111;
+
+    fn with(self, pile: usize, rank: u8) -> TopRanks {
+        let shift = 4 * pile;
+        TopRanks(self.0 & !(15 << shift) | (rank as u64) << shift)
+    }
+
+    /// The piles whose top card has `rank`, as bit 3 of their lanes.
+    fn piles_of(self, rank: usize) -> u64 {
+        // Lanes equal to `rank` become 0. Adding 7 to a lane's low three
+        // bits sets its bit 3 if any is set, without carrying into the
+        // next lane; only a lane with all four bits clear keeps bit 3
+        // clear in `set | x`.
+        let x = self.0 ^ (Self::ONES * rank as u64);
+        let set = (x & Self::LOW) + Self::LOW;
+        !(set | x) & Self::HIGH
+    }
+
+    /// The piles with any card, as bit 3 of their lanes.
+    fn piles_with_cards(self) -> u64 {
+        !self.piles_of(15) & Self::HIGH
+    }
+}
+
 /// Cards left on the tableau of each rank, four bits a rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct RankCounts(u64);
@@ -228,6 +262,7 @@ pub struct State {
     /// Cards still on the tableau.
     cards_left: u8,
     frozen: Freezes,
+    tops: TopRanks,
 }
 
 /// Taking the top card of a pile (counted from 0) to the foundation, and
@@ -261,11 +296,6 @@ const WALK_CACHE: usize = 1 << 12;
 /// Zero-based rank of a card, the index the rank tables use.
 fn rank_of(card: Card) -> usize {
     card.rank().index()
-}
-
-/// The ranks adjacent to `rank`, a bit each.
-const fn neighbours(rank: usize) -> u16 {
-    1 << ((rank + 1) % RANKS) | 1 << ((rank + RANKS - 1) % RANKS)
 }
 
 fn adjacent(a: usize, b: usize) -> bool {
@@ -337,6 +367,10 @@ impl Game for AllInARow {
         let heights5 = (0..PILES).map(|p| heights.get(p) as u32 * POW5[p]).sum();
         let top = board.foundations.first().copied().flatten();
         let ranks = cards.map(|pile| pile.map(|card| rank_of(card) as u8));
+        let tops = (0..PILES).fold(TopRanks(u64::MAX), |tops, p| match heights.get(p) {
+            0 => tops,
+            h => tops.with(p, ranks[p][h - 1]),
+        });
         Ok(AllInARow {
             cards,
             ranks,
@@ -349,6 +383,7 @@ impl Game for AllInARow {
                 left,
                 cards_left,
                 frozen: Freezes::default(),
+                tops,
             },
         })
     }
@@ -392,19 +427,25 @@ impl Game for AllInARow {
         // first on ties), then the rank.
         let mut candidates = [0u32; PILES];
         let mut n = 0;
-        let fits = state.top.map_or(u16::MAX, |top| neighbours(rank_of(top)));
-        for pile in 0..PILES {
-            let height = state.heights.get(pile);
-            if height == 0 {
+        let mut fitting = match state.top {
+            Some(top) => {
+                let at = rank_of(top);
+                state.tops.piles_of((at + 1) % RANKS)
+                    | state.tops.piles_of((at + RANKS - 1) % RANKS)
+            }
+            None => state.tops.piles_with_cards(),
+        };
+        while fitting != 0 {
+            let pile = fitting.trailing_zeros() as usize / 4;
+            fitting &= fitting - 1;
+            if state.frozen.is_frozen(pile) {
                 continue;
             }
+            let height = state.heights.get(pile);
             let rank = self.ranks[pile][height - 1] as u32;
-            if fits & 1 << rank != 0 && !state.frozen.is_frozen(pile) {
-                let score =
-                    self.pile_scores[pile][height] + 2 * state.left.get(rank as usize) as u32;
-                candidates[n] = score << 8 | (15 - pile as u32) << 4 | rank;
-                n += 1;
-            }
+            let score = self.pile_scores[pile][height] + 2 * state.left.get(rank as usize) as u32;
+            candidates[n] = score << 8 | (15 - pile as u32) << 4 | rank;
+            n += 1;
         }
         let candidates = &mut candidates[..n];
         candidates.sort_unstable_by(|a, b| b.cmp(a));
@@ -442,6 +483,14 @@ impl Game for AllInARow {
             left: state.left.take_one(rank_of(card)),
             cards_left: state.cards_left - 1,
             frozen,
+            tops: state.tops.with(
+                pile,
+                if height > 1 {
+                    self.ranks[pile][height - 2]
+                } else {
+                    15
+                },
+            ),
         }
     }
 
@@ -584,6 +633,26 @@ mod tests {
     }
 
     proptest! {
+        /// The word-at-a-time search finds exactly the piles whose lane
+        /// holds the rank, empty piles and unused lanes never.
+        #[test]
+        fn top_ranks_find_exactly_their_piles(
+            lanes in prop::array::uniform13(prop_oneof![Just(15u8), 0..13u8]),
+            rank in 0..RANKS,
+        ) {
+            let tops = lanes
+                .iter()
+                .enumerate()
+                .fold(TopRanks(u64::MAX), |tops, (p, &r)| tops.with(p, r));
+            let lane_bits = |pred: &dyn Fn(u8) -> bool| {
+                (0..PILES)
+                    .filter(|&p| pred(lanes[p]))
+                    .fold(0u64, |mask, p| mask | 8 << (4 * p))
+            };
+            prop_assert_eq!(tops.piles_of(rank), lane_bits(&|r| r as usize == rank));
+            prop_assert_eq!(tops.piles_with_cards(), lane_bits(&|r| r != 15));
+        }
+
         /// The dead-end test is exact for ranks alone: it calls a position
         /// dead exactly when no walk covers its ranks.
         #[test]
