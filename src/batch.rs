@@ -156,6 +156,10 @@ impl Batch {
     }
 }
 
+/// The most deals one batch takes: its deal list is kept in memory, and a
+/// longer run is better split into ranges (`stats` merges their files).
+pub const MAX_DEALS: u64 = 100_000_000;
+
 /// Parses a deal range: `A..B` (both included), `A..=B`, or one number.
 pub fn parse_range(text: &str) -> Result<RangeInclusive<u64>, String> {
     let number = |s: &str| {
@@ -170,6 +174,12 @@ pub fn parse_range(text: &str) -> Result<RangeInclusive<u64>, String> {
     if range.is_empty() {
         return Err(format!(
             "deal range '{text}' is empty: its end is below its start"
+        ));
+    }
+    if range.end() - range.start() >= MAX_DEALS {
+        return Err(format!(
+            "deal range '{text}' holds more than {MAX_DEALS} deals: split it into smaller \
+             ranges (stats merges their files)"
         ));
     }
     Ok(range)
@@ -217,6 +227,12 @@ mod tests {
         assert!(parse_range("1..x").unwrap_err().contains("'x'"));
         assert!(parse_range("1-100").is_err());
         assert!(parse_range("..5").is_err());
+        assert!(
+            parse_range("1..18446744073709551615")
+                .unwrap_err()
+                .contains("split it")
+        );
+        assert_eq!(parse_range("1..100000000"), Ok(1..=100_000_000));
     }
 
     #[test]

@@ -527,7 +527,7 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
             ));
         }
     };
-    Ok(Duration::from_secs_f64(seconds))
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("'{text}' is too long a time"))
 }
 
 /// Parses `512M`, `2G`, `64K` (powers of 1024; `MB`, `MiB` also) or bytes.
@@ -559,6 +559,11 @@ mod tests {
         assert!(parse_duration("fast").is_err());
         assert!(parse_duration("3 weeks").is_err());
         assert!(parse_duration("-1s").is_err());
+        assert!(
+            parse_duration("99999999999999999999999h")
+                .unwrap_err()
+                .contains("too long")
+        );
     }
 
     #[test]
