@@ -383,3 +383,17 @@ fn all_in_a_row_full_deck_of_rank_piles() {
     assert_eq!(report.verdict, Verdict::Won);
     assert_eq!(report.moves.len(), 52);
 }
+
+proptest! {
+    /// Whatever text a user types, reading and checking it as a board or a
+    /// move list gives an answer or an error, never a panic.
+    #[test]
+    fn any_text_is_read_without_panic(
+        text in "(([:#|-]|Foundations:|Reserve:|Stock:|Waste:|Redeals:|[AKQJT2-9]|10|[CDHS]|t[0-9]{1,4}|f|w|draw|redeal|x[0-9]| |\n)){0,200}"
+    ) {
+        if let Ok(board) = Board::parse(&text) {
+            let _ = GameKind::AllInARow.validate(&board);
+        }
+        let _ = patience::notation::parse_moves(&text);
+    }
+}
