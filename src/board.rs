@@ -2,7 +2,7 @@
 //!
 //! Parsing here is only syntax: which lines exist and which cards they
 //! name. Whether a board makes sense for a game (pile count, card counts)
-//! is the game's to say, so each game validates a [`Board`] itself; the
+//! is the game's to say: its reference rules validate a [`Board`]; the
 //! line numbers kept in [`Lines`] let it name the line at fault.
 
 use std::fmt::{self, Write as _};

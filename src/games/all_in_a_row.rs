@@ -11,11 +11,13 @@
 
 use std::cell::Cell;
 
-use crate::board::{Board, BoardError, Pile, Tally};
+use crate::board::{Board, BoardError, Pile};
 use crate::card::Card;
 use crate::game::Game;
 use crate::games::Layout;
 use crate::notation::{Move, Place};
+use crate::reference::Rules;
+use crate::reference::all_in_a_row::AllInARowRules;
 
 pub const LAYOUT: Layout = Layout {
     decks: 1,
@@ -41,80 +43,6 @@ const POW5: [u32; PILES] = {
 };
 const DEPTH: usize = 4;
 const RANKS: usize = 13;
-
-/// Checks that a board is an All in a Row position: 13 piles of at most 4
-/// face-up cards, one foundation, and no card twice. With an empty
-/// foundation every card must be on the tableau; otherwise the cards not on
-/// the tableau are home.
-pub fn validate(board: &Board) -> Result<(), BoardError> {
-    let lines = &board.lines;
-    for (present, line, what) in [
-        (board.reserve.is_some(), lines.reserve, "reserve"),
-        (board.stock.is_some(), lines.stock, "stock"),
-        (board.waste.is_some(), lines.waste, "waste"),
-        (board.redeals.is_some(), lines.redeals, "redeals"),
-    ] {
-        if present {
-            return Err(BoardError::at(line, format!("All in a Row has no {what}")));
-        }
-    }
-    if board.foundations.len() > 1 {
-        return Err(BoardError::at(
-            lines.foundations,
-            format!(
-                "{} foundations: All in a Row has one",
-                board.foundations.len()
-            ),
-        ));
-    }
-    if board.piles.len() != PILES {
-        let line = board.pile_line(PILES);
-        return Err(BoardError::at(
-            line,
-            format!(
-                "{} tableau piles: All in a Row has {PILES}",
-                board.piles.len()
-            ),
-        ));
-    }
-    let mut tally = Tally::new(1);
-    let top = board.foundations.first().copied().flatten();
-    if let Some(card) = top {
-        tally.add(card, lines.foundations)?;
-    }
-    for (i, pile) in board.piles.iter().enumerate() {
-        let line = board.pile_line(i);
-        if !pile.down.is_empty() {
-            return Err(BoardError::at(
-                line,
-                "All in a Row has no face-down cards ('|')",
-            ));
-        }
-        if pile.len() > DEPTH {
-            return Err(BoardError::at(
-                line,
-                format!(
-                    "pile {} has {} cards: All in a Row deals {DEPTH} to a pile and no move adds any",
-                    i + 1,
-                    pile.len()
-                ),
-            ));
-        }
-        for card in pile.cards() {
-            tally.add(card, line)?;
-        }
-    }
-    if top.is_none() {
-        tally.check_complete().map_err(|e| BoardError {
-            message: format!(
-                "{} (with an empty foundation all 52 must be on the tableau)",
-                e.message
-            ),
-            ..e
-        })?;
-    }
-    Ok(())
-}
 
 /// Pile heights, three bits a pile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -352,7 +280,7 @@ impl Game for AllInARow {
     type Move = Take;
 
     fn new(board: &Board) -> Result<AllInARow, BoardError> {
-        validate(board)?;
+        AllInARowRules.validate(board)?;
         let mut cards = [[Card::from_index(0); DEPTH]; PILES];
         let mut heights = Heights(0);
         let mut left = RankCounts(0);

@@ -116,9 +116,7 @@ impl GameKind {
 
     /// Checks that a board is a position of this game.
     pub fn validate(self, board: &Board) -> Result<(), BoardError> {
-        match self {
-            GameKind::AllInARow => all_in_a_row::validate(board),
-        }
+        self.rules().validate(board)
     }
 
     /// The board of a numbered or PySolFC deal.

@@ -1,12 +1,17 @@
 //! All in a Row, straight from RULES.md.
 
-use crate::board::Board;
+use crate::board::{Board, BoardError, Tally};
 use crate::card::Card;
 use crate::notation::{Move, Place};
 
 use super::Rules;
 
 pub struct AllInARowRules;
+
+/// "13 tableau piles of 4 cards": the reference keeps its own numbers from
+/// RULES.md rather than the engine's.
+const PILES: usize = 13;
+const DEPTH: usize = 4;
 
 /// "One rank above or below the foundation's top card, regardless of suit,
 /// wrapping: K goes on A and A on K." Any card starts an empty foundation.
@@ -25,6 +30,80 @@ fn foundation_top(board: &Board) -> Option<Card> {
 }
 
 impl Rules for AllInARowRules {
+    /// Checks that a board is an All in a Row position: 13 piles of at most 4
+    /// face-up cards, one foundation, and no card twice. With an empty
+    /// foundation every card must be on the tableau; otherwise the cards not on
+    /// the tableau are home.
+    fn validate(&self, board: &Board) -> Result<(), BoardError> {
+        let lines = &board.lines;
+        for (present, line, what) in [
+            (board.reserve.is_some(), lines.reserve, "reserve"),
+            (board.stock.is_some(), lines.stock, "stock"),
+            (board.waste.is_some(), lines.waste, "waste"),
+            (board.redeals.is_some(), lines.redeals, "redeals"),
+        ] {
+            if present {
+                return Err(BoardError::at(line, format!("All in a Row has no {what}")));
+            }
+        }
+        if board.foundations.len() > 1 {
+            return Err(BoardError::at(
+                lines.foundations,
+                format!(
+                    "{} foundations: All in a Row has one",
+                    board.foundations.len()
+                ),
+            ));
+        }
+        if board.piles.len() != PILES {
+            let line = board.pile_line(PILES);
+            return Err(BoardError::at(
+                line,
+                format!(
+                    "{} tableau piles: All in a Row has {PILES}",
+                    board.piles.len()
+                ),
+            ));
+        }
+        let mut tally = Tally::new(1);
+        let top = board.foundations.first().copied().flatten();
+        if let Some(card) = top {
+            tally.add(card, lines.foundations)?;
+        }
+        for (i, pile) in board.piles.iter().enumerate() {
+            let line = board.pile_line(i);
+            if !pile.down.is_empty() {
+                return Err(BoardError::at(
+                    line,
+                    "All in a Row has no face-down cards ('|')",
+                ));
+            }
+            if pile.len() > DEPTH {
+                return Err(BoardError::at(
+                    line,
+                    format!(
+                        "pile {} has {} cards: All in a Row deals {DEPTH} to a pile and no move adds any",
+                        i + 1,
+                        pile.len()
+                    ),
+                ));
+            }
+            for card in pile.cards() {
+                tally.add(card, line)?;
+            }
+        }
+        if top.is_none() {
+            tally.check_complete().map_err(|e| BoardError {
+                message: format!(
+                    "{} (with an empty foundation all 52 must be on the tableau)",
+                    e.message
+                ),
+                ..e
+            })?;
+        }
+        Ok(())
+    }
+
     fn legal_moves(&self, board: &Board) -> Vec<Move> {
         let top = foundation_top(board);
         board

@@ -7,11 +7,16 @@ pub mod all_in_a_row;
 
 use std::collections::HashSet;
 
-use crate::board::Board;
+use crate::board::{Board, BoardError};
 use crate::notation::Move;
 
 /// A game's rules on plain boards.
 pub trait Rules: Sync {
+    /// Checks that a board is a position of this game: the right places,
+    /// and every card as often as the game's decks hold it. The error names
+    /// the line at fault where there is one.
+    fn validate(&self, board: &Board) -> Result<(), BoardError>;
+
     /// Every legal move, in any order.
     fn legal_moves(&self, board: &Board) -> Vec<Move>;
 
