@@ -4,6 +4,7 @@
 //! compare the engines' moves and verdicts against them.
 
 pub mod all_in_a_row;
+pub mod raglan;
 
 use std::collections::HashSet;
 
