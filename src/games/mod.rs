@@ -5,6 +5,7 @@
 //! here and one arm in [`with_game!`].
 
 pub mod all_in_a_row;
+pub mod raglan;
 
 use std::fmt;
 
@@ -22,6 +23,9 @@ pub enum GameKind {
     /// down regardless of suit, wrapping K-A.
     #[value(name = "all-in-a-row")]
     AllInARow,
+    /// Raglan: one deck, Aces home, 9 piles built down in alternating
+    /// colour, any card to an empty pile, 6 reserve cards.
+    Raglan,
 }
 
 /// Why a board could not be solved.
@@ -83,17 +87,22 @@ macro_rules! with_game {
                 type $g = $crate::games::all_in_a_row::AllInARow;
                 $body
             }
+            $crate::games::GameKind::Raglan => {
+                type $g = $crate::games::raglan::Raglan;
+                $body
+            }
         }
     };
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::AllInARow];
+    pub const ALL: [GameKind; 2] = [GameKind::AllInARow, GameKind::Raglan];
 
     /// The name used on the command line and in CSV files.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::AllInARow => "all-in-a-row",
+            GameKind::Raglan => "raglan",
         }
     }
 
@@ -104,6 +113,7 @@ impl GameKind {
     pub fn layout(self) -> &'static Layout {
         match self {
             GameKind::AllInARow => &all_in_a_row::LAYOUT,
+            GameKind::Raglan => &raglan::LAYOUT,
         }
     }
 
@@ -111,6 +121,7 @@ impl GameKind {
     pub fn rules(self) -> &'static dyn crate::reference::Rules {
         match self {
             GameKind::AllInARow => &crate::reference::all_in_a_row::AllInARowRules,
+            GameKind::Raglan => &crate::reference::raglan::RaglanRules,
         }
     }
 
@@ -164,6 +175,7 @@ impl GameKind {
     pub fn pysol_deal(self, n: u64) -> Result<Board, PysolError> {
         match self {
             GameKind::AllInARow => crate::pysol::all_in_a_row(n).map(|d| pysol_board(self, d)),
+            GameKind::Raglan => crate::pysol::raglan(n).map(|d| pysol_board(self, d)),
         }
     }
 }

@@ -37,6 +37,18 @@ impl TableKey for u128 {
     }
 }
 
+impl<const N: usize> TableKey for [u64; N] {
+    const EMPTY: [u64; N] = [0; N];
+
+    fn table_hash(&self) -> u64 {
+        self.iter()
+            .fold(0u64, |h, &w| {
+                (h.rotate_left(23) ^ w).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            })
+            .table_hash()
+    }
+}
+
 /// How far from its home slot a key may be placed; lookups stop there too.
 /// Runs of occupied slots grow with the table (their longest is about the
 /// logarithm of its size), so a short window would make a large table
