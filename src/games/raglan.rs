@@ -113,21 +113,30 @@ impl Raglan {
         state.home[card.suit().index()] + 1 == card.rank().get()
     }
 
-    /// A card is safe to send home when every card that could ever be
-    /// built on it (the other colour, one rank lower) is home already: on
-    /// the tableau it can only be in the way. Any win then has a twin that
-    /// sends it home first: drop its other moves from the line, and every
-    /// other move stays legal (nothing was ever built on it, and its place
-    /// is free sooner).
+    /// A card of rank `r` is safe to send home when no card will ever need
+    /// it as a base: the cards that could be built on it (the other
+    /// colour, rank `r-1`) are home, or can go home as soon as they are
+    /// free (the other colour home to `r-2`) and so can the cards of its
+    /// own colour, rank `r-2`, that could be built on those (its colour
+    /// home to `r-3`). Any win then has a twin that sends it home first:
+    /// drop its other moves from the line, send home directly whatever was
+    /// built on it, and every other move stays legal.
     fn safe_home(state: &State, card: Card) -> bool {
-        let other = match card.colour() {
-            Colour::Black => [Suit::Diamonds, Suit::Hearts],
-            Colour::Red => [Suit::Clubs, Suit::Spades],
+        let (same, other) = match card.colour() {
+            Colour::Black => ([Suit::Clubs, Suit::Spades], [Suit::Diamonds, Suit::Hearts]),
+            Colour::Red => ([Suit::Diamonds, Suit::Hearts], [Suit::Clubs, Suit::Spades]),
         };
-        Self::goes_home(state, card)
-            && other
+        let rank = card.rank().get() as i32;
+        let lowest = |suits: [Suit; 2]| {
+            suits
                 .iter()
-                .all(|s| state.home[s.index()] + 1 >= card.rank().get())
+                .map(|s| state.home[s.index()] as i32)
+                .min()
+                .unwrap_or(0)
+        };
+        let (other_home, same_home) = (lowest(other), lowest(same));
+        Self::goes_home(state, card)
+            && (other_home >= rank - 1 || (other_home >= rank - 2 && same_home >= rank - 3))
     }
 
     fn pile_len(state: &State, pile: usize) -> usize {
