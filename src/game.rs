@@ -39,7 +39,11 @@ pub trait Game: Sized {
     /// Appends the legal moves, the most promising first. A game may leave
     /// out moves that never lose a win (each omission argued where it is
     /// made).
-    fn moves(&self, state: &Self::State, out: &mut Vec<Self::Move>);
+    ///
+    /// `last` is the move that led here, if any: a game may leave out a
+    /// move that only finishes, in two steps, what one move from the
+    /// position before could do (that position offers it itself).
+    fn moves(&self, state: &Self::State, last: Option<Self::Move>, out: &mut Vec<Self::Move>);
 
     fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
 

@@ -266,8 +266,14 @@ impl Game for Raglan {
     /// a pile's cards, then the rest, then moves to an empty pile. Only one
     /// empty pile is offered (the piles are alike), and a card alone in its
     /// pile never moves to an empty one (the same position).
-    fn moves(&self, state: &State, out: &mut Vec<Step>) {
+    fn moves(&self, state: &State, last: Option<Step>, out: &mut Vec<Step>) {
+        // The card the last move put on a pile stays there for now: moving
+        // it on at once reaches a position that one move from the position
+        // before reaches too (or that position itself), and that position
+        // offers that move.
+        let just_moved = last.and_then(|step| step.to);
         let sources = (0..PILES as u8)
+            .filter(|&p| Some(p) != just_moved)
             .filter_map(|p| self.top(state, p as usize).map(|c| (From::Pile(p), c)))
             .chain(
                 (0..RESERVE as u8)

@@ -174,7 +174,7 @@ impl<G: Game> Search<'_, G> {
         if let Some(stop) = self.count_node() {
             return (Verdict::Unknown, Some(stop), Vec::new());
         }
-        self.expand(root, table);
+        self.expand(root, None, table);
         while let Some(frame) = self.stack.last_mut() {
             if frame.next == frame.end {
                 let frame = self.stack.pop().expect("the loop saw a frame");
@@ -185,7 +185,10 @@ impl<G: Game> Search<'_, G> {
                 }
                 continue;
             }
-            let child = self.children[frame.next as usize];
+            let (child, mv) = (
+                self.children[frame.next as usize],
+                self.moves[frame.next as usize],
+            );
             frame.next += 1;
             if self.game.is_won(&child) {
                 self.best = self.game.cards_home(&child);
@@ -198,20 +201,20 @@ impl<G: Game> Search<'_, G> {
             if let Some(stop) = self.count_node() {
                 return (Verdict::Unknown, Some(stop), Vec::new());
             }
-            self.expand(child, table);
+            self.expand(child, Some(mv), table);
         }
         (Verdict::Lost, None, Vec::new())
     }
 
     /// Pushes a newly reached position with its moves, unless it is a
     /// proven dead end.
-    fn expand(&mut self, state: G::State, table: &Table<G::Key>) {
+    fn expand(&mut self, state: G::State, last: Option<G::Move>, table: &Table<G::Key>) {
         self.best = self.best.max(self.game.cards_home(&state));
         if self.game.is_dead_end(&state) {
             return;
         }
         let start = self.moves.len() as u32;
-        self.game.moves(&state, &mut self.moves);
+        self.game.moves(&state, last, &mut self.moves);
         let end = self.moves.len() as u32;
         if start == end {
             return;
