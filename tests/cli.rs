@@ -151,11 +151,16 @@ fn board_file(dir: &TempDir, lines: &[String]) -> PathBuf {
 /// Writes `lines` as a board file and checks that `solve` rejects it with
 /// a message naming the file and holding each of `needles`.
 fn assert_board_error(lines: &[String], needles: &[&str]) {
+    assert_game_board_error(GAME, lines, needles);
+}
+
+/// [`assert_board_error`] for any game.
+fn assert_game_board_error(game: &str, lines: &[String], needles: &[&str]) {
     let dir = TempDir::new().unwrap();
     let path = board_file(&dir, lines);
     let name = path.display().to_string();
     assert_bad_input(
-        patience().args(["solve", GAME, "--file"]).arg(&path),
+        patience().args(["solve", game, "--file"]).arg(&path),
         &[&[name.as_str()], needles].concat(),
     );
 }
@@ -959,4 +964,83 @@ fn batch_help_shows_the_csv_header_as_written() {
         .assert()
         .success()
         .stdout(predicate::str::contains(CSV_HEADER));
+}
+
+/// Raglan's numbered deal 1 as `deal` prints it, one entry a line:
+/// `lines[0]` is the Foundations line (line 1), `lines[1]` the Reserve
+/// (line 2), `lines[2..=10]` the nine piles (lines 3 to 11).
+fn raglan_deal_1_lines() -> Vec<String> {
+    stdout_of(patience().args(["deal", "raglan", "1"]))
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn the_unspoilt_raglan_board_solves() {
+    let dir = TempDir::new().unwrap();
+    let path = board_file(&dir, &raglan_deal_1_lines());
+    patience()
+        .args(["solve", "raglan", "--max-nodes", "1", "--file"])
+        .arg(&path)
+        .assert()
+        .success();
+}
+
+#[test]
+fn raglan_boards_with_the_wrong_places_are_refused() {
+    let lines = raglan_deal_1_lines();
+    let eight = lines[..10].to_vec();
+    assert_game_board_error("raglan", &eight, &["8 tableau piles"]);
+    let ten = [&lines[..], &[": 2H".to_string()]].concat();
+    assert_game_board_error("raglan", &ten, &["line 12", "10 tableau piles"]);
+    let mut short_reserve = lines.clone();
+    short_reserve[1] = "Reserve: 9D 8H JC 4H 5C".into();
+    assert_game_board_error("raglan", &short_reserve, &["line 2", "5 reserve places"]);
+    let mut face_down = lines.clone();
+    face_down[2] = ": 6C QD | TD 8S 7H TS 5H".into();
+    assert_game_board_error("raglan", &face_down, &["line 3", "face-down"]);
+}
+
+#[test]
+fn raglan_boards_with_the_wrong_cards_are_refused() {
+    let lines = raglan_deal_1_lines();
+    let mut twice = lines.clone();
+    twice[10] = ": KH".into();
+    assert_game_board_error("raglan", &twice, &["line 11", "KH"]);
+    let mut missing = lines.clone();
+    missing[10] = ":".into();
+    assert_game_board_error("raglan", &missing, &["KC", "missing"]);
+    let mut already_home = lines.clone();
+    already_home[0] = "Foundations: AH AS 3C AD".into();
+    assert_game_board_error("raglan", &already_home, &["2C", "home"]);
+}
+
+#[test]
+fn raglan_moves_that_break_a_rule_are_named() {
+    for (mv, reason) in [
+        ("r4 t5 4H", "4H does not go on 5D"),
+        ("t1 r1 5H", "nothing moves onto the reserve"),
+        ("t3 t4 7C x2", "one card at a time"),
+    ] {
+        assert_bad_input(
+            patience()
+                .args(["verify", "raglan", "1", "--moves", "-"])
+                .write_stdin(format!("# a comment\n{mv}\n")),
+            &["standard input", "line 2", reason],
+        );
+    }
+}
+
+#[test]
+fn raglan_solutions_verify() {
+    let report = stdout_of(patience().args(["solve", "raglan", "2"]));
+    assert!(report.contains("# won"), "{report}");
+    patience()
+        .args(["verify", "raglan", "2", "--moves", "-"])
+        .write_stdin(report)
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("won"));
 }
