@@ -69,6 +69,15 @@ impl Pile {
     }
 }
 
+/// The parts of a board that only some games have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Reserve,
+    Stock,
+    Waste,
+    Redeals,
+}
+
 /// The line (counted from 1) on which each part of a board was written;
 /// zero for a board that was built rather than read.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -205,6 +214,23 @@ impl Board {
         };
         self.piles.push(pile);
         self.lines.piles.push(line);
+        Ok(())
+    }
+
+    /// An error naming the first of `parts` the board has, for a game that
+    /// has none of them: "lines that do not apply to a game are errors".
+    pub fn refuse(&self, game: &str, parts: &[Part]) -> Result<(), BoardError> {
+        for part in parts {
+            let (present, line, name) = match part {
+                Part::Reserve => (self.reserve.is_some(), self.lines.reserve, "reserve"),
+                Part::Stock => (self.stock.is_some(), self.lines.stock, "stock"),
+                Part::Waste => (self.waste.is_some(), self.lines.waste, "waste"),
+                Part::Redeals => (self.redeals.is_some(), self.lines.redeals, "redeals"),
+            };
+            if present {
+                return Err(BoardError::at(line, format!("{game} has no {name}")));
+            }
+        }
         Ok(())
     }
 

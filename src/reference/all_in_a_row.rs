@@ -1,6 +1,6 @@
 //! All in a Row, straight from RULES.md.
 
-use crate::board::{Board, BoardError, Tally};
+use crate::board::{Board, BoardError, Part, Tally};
 use crate::card::Card;
 use crate::notation::{Move, Place};
 
@@ -36,16 +36,10 @@ impl Rules for AllInARowRules {
     /// the tableau are home.
     fn validate(&self, board: &Board) -> Result<(), BoardError> {
         let lines = &board.lines;
-        for (present, line, what) in [
-            (board.reserve.is_some(), lines.reserve, "reserve"),
-            (board.stock.is_some(), lines.stock, "stock"),
-            (board.waste.is_some(), lines.waste, "waste"),
-            (board.redeals.is_some(), lines.redeals, "redeals"),
-        ] {
-            if present {
-                return Err(BoardError::at(line, format!("All in a Row has no {what}")));
-            }
-        }
+        board.refuse(
+            "All in a Row",
+            &[Part::Reserve, Part::Stock, Part::Waste, Part::Redeals],
+        )?;
         if board.foundations.len() > 1 {
             return Err(BoardError::at(
                 lines.foundations,

@@ -6,7 +6,7 @@
 //! another pile. Nothing ever moves onto the reserve or off a foundation, and
 //! there is no stock.
 
-use crate::board::{Board, BoardError, Tally};
+use crate::board::{Board, BoardError, Part, Tally};
 use crate::card::{Card, Rank, Suit};
 use crate::notation::{Move, Place};
 
@@ -146,15 +146,7 @@ impl Rules for RaglanRules {
     /// foundations, and then the Aces must be on the tableau or the reserve.
     fn validate(&self, board: &Board) -> Result<(), BoardError> {
         let lines = &board.lines;
-        for (present, line, what) in [
-            (board.stock.is_some(), lines.stock, "stock"),
-            (board.waste.is_some(), lines.waste, "waste"),
-            (board.redeals.is_some(), lines.redeals, "redeals"),
-        ] {
-            if present {
-                return Err(BoardError::at(line, format!("Raglan has no {what}")));
-            }
-        }
+        board.refuse("Raglan", &[Part::Stock, Part::Waste, Part::Redeals])?;
         if !board.foundations.is_empty() && board.foundations.len() != FOUNDATIONS {
             return Err(BoardError::at(
                 lines.foundations,
