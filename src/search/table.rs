@@ -28,15 +28,6 @@ impl TableKey for u64 {
     }
 }
 
-impl TableKey for u128 {
-    const EMPTY: u128 = 0;
-
-    fn table_hash(&self) -> u64 {
-        let folded = (*self as u64) ^ ((*self >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        folded.table_hash()
-    }
-}
-
 impl<const N: usize> TableKey for [u64; N] {
     const EMPTY: [u64; N] = [0; N];
 
@@ -284,7 +275,7 @@ mod tests {
         assert!(table.contains(99));
         table.clear();
         assert_eq!(table.active, MIN_SLOTS, "a small search uses a small part");
-        let tiny = Table::<u128>::new(16 * 1024);
+        let tiny = Table::<[u64; 2]>::new(16 * 1024);
         assert!(
             tiny.bytes() <= 16 * 1024,
             "the cap holds below the usual start"
