@@ -77,10 +77,11 @@ pub struct Table<K: TableKey> {
 impl<K: TableKey> Table<K> {
     /// A table that never takes more than `max_bytes` (but for a floor of
     /// a few KiB). Growing needs room for a copy of the keys of the table
-    /// before, at most an eighth of the largest size, so that is counted
-    /// in.
+    /// before: half of it and one, so a quarter of the largest size and one
+    /// (the last growth doubles), which is counted in.
     pub fn new(max_bytes: usize) -> Table<K> {
-        let fit = (max_bytes / size_of::<K>() * 8 / 9).max(1024);
+        let room = max_bytes / size_of::<K>();
+        let fit = (room.saturating_sub(1) * 4 / 5).max(1024);
         let max_slots = 1usize << (usize::BITS - 1 - fit.leading_zeros());
         let active = MIN_SLOTS.min(max_slots);
         Table {
@@ -183,6 +184,9 @@ impl<K: TableKey> Table<K> {
         }
         let mut keys = std::mem::take(&mut self.scratch);
         keys.clear();
+        // Exactly: letting `extend` double the buffer could take as much
+        // again as the table.
+        keys.reserve_exact(self.len);
         keys.extend(self.slots[..self.active].iter().filter(|&&k| k != K::EMPTY));
         // Small tables grow fourfold, since each growth rehashes every key;
         // large ones double, not to overshoot by much.
@@ -256,6 +260,23 @@ mod tests {
             "kept only {kept} of {}",
             table.active
         );
+    }
+
+    #[test]
+    fn growing_to_the_cap_stays_within_it() {
+        // Room for 2M slots of 32-byte keys: the last growth doubles a 1M
+        // table and copies half of it aside.
+        let cap = 84 << 20;
+        let mut table = Table::<[u64; 4]>::new(cap);
+        for k in 1..1_100_000u64 {
+            table.insert([k, 0, 0, 0]);
+            assert!(
+                table.bytes() <= cap,
+                "{} bytes after {k} keys",
+                table.bytes()
+            );
+        }
+        assert_eq!(table.active, 1 << 21, "the last growth doubled the table");
     }
 
     #[test]
