@@ -72,12 +72,6 @@ pub struct Layout {
     pub face_down: bool,
 }
 
-impl Layout {
-    pub fn total_cards(&self) -> usize {
-        self.decks as usize * 52
-    }
-}
-
 /// Runs `$body` with `$g` the engine type of `$kind`, monomorphised.
 #[macro_export]
 macro_rules! with_game {
@@ -96,18 +90,12 @@ macro_rules! with_game {
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::AllInARow, GameKind::Raglan];
-
     /// The name used on the command line and in CSV files.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::AllInARow => "all-in-a-row",
             GameKind::Raglan => "raglan",
         }
-    }
-
-    pub fn from_name(name: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|g| g.name() == name)
     }
 
     pub fn layout(self) -> &'static Layout {
