@@ -109,10 +109,11 @@ pub struct Report {
 /// How often, in nodes, the clock and the cancel flag are read.
 const CHECK_EVERY: u64 = 1024;
 
-struct Frame<S> {
+struct Frame<S, K> {
     state: S,
+    key: K,
     /// This position's moves are `moves[start..end]`, the positions they
-    /// lead to `children[start..end]`; `next` is the next
+    /// lead to (with their keys) `children[start..end]`; `next` is the next
     /// one to try.
     start: u32,
     next: u32,
@@ -155,10 +156,11 @@ struct Search<'a, G: Game> {
     nodes: u64,
     best: u32,
     moves: Vec<G::Move>,
-    /// The position each of `moves` leads to, worked out when its parent
-    /// was expanded (to prefetch its table slot) and kept for the walk.
-    children: Vec<G::State>,
-    stack: Vec<Frame<G::State>>,
+    /// The position each of `moves` leads to and its key, worked out when
+    /// its parent was expanded (to prefetch its table slot) and kept for
+    /// the walk.
+    children: Vec<(G::State, G::Key)>,
+    stack: Vec<Frame<G::State, G::Key>>,
     /// Keys of the positions on the current path, for games with cycles.
     path: AHashSet<G::Key>,
 }
@@ -170,22 +172,23 @@ impl<G: Game> Search<'_, G> {
         if self.game.is_won(&root) {
             return (Verdict::Won, None, Vec::new());
         }
-        table.insert(self.game.key(&root));
+        let key = self.game.key(&root);
+        table.insert(key);
         if let Some(stop) = self.count_node() {
             return (Verdict::Unknown, Some(stop), Vec::new());
         }
-        self.expand(root, None, table);
+        self.expand(root, key, None, table);
         while let Some(frame) = self.stack.last_mut() {
             if frame.next == frame.end {
                 let frame = self.stack.pop().expect("the loop saw a frame");
                 self.moves.truncate(frame.start as usize);
                 self.children.truncate(frame.start as usize);
                 if !G::ACYCLIC {
-                    self.path.remove(&self.game.key(&frame.state));
+                    self.path.remove(&frame.key);
                 }
                 continue;
             }
-            let (child, mv) = (
+            let ((child, key), mv) = (
                 self.children[frame.next as usize],
                 self.moves[frame.next as usize],
             );
@@ -194,21 +197,26 @@ impl<G: Game> Search<'_, G> {
                 self.best = self.game.cards_home(&child);
                 return (Verdict::Won, None, self.solution());
             }
-            let key = self.game.key(&child);
             if (!G::ACYCLIC && self.path.contains(&key)) || !table.insert(key) {
                 continue;
             }
             if let Some(stop) = self.count_node() {
                 return (Verdict::Unknown, Some(stop), Vec::new());
             }
-            self.expand(child, Some(mv), table);
+            self.expand(child, key, Some(mv), table);
         }
         (Verdict::Lost, None, Vec::new())
     }
 
     /// Pushes a newly reached position with its moves, unless it is a
     /// proven dead end.
-    fn expand(&mut self, state: G::State, last: Option<G::Move>, table: &Table<G::Key>) {
+    fn expand(
+        &mut self,
+        state: G::State,
+        key: G::Key,
+        last: Option<G::Move>,
+        table: &Table<G::Key>,
+    ) {
         self.best = self.best.max(self.game.cards_home(&state));
         if self.game.is_dead_end(&state) {
             return;
@@ -221,14 +229,16 @@ impl<G: Game> Search<'_, G> {
         }
         for &mv in &self.moves[start as usize..] {
             let child = self.game.play(&state, mv);
-            table.prefetch(self.game.key(&child));
-            self.children.push(child);
+            let child_key = self.game.key(&child);
+            table.prefetch(child_key);
+            self.children.push((child, child_key));
         }
         if !G::ACYCLIC {
-            self.path.insert(self.game.key(&state));
+            self.path.insert(key);
         }
         self.stack.push(Frame {
             state,
+            key,
             start,
             next: start,
             end,
