@@ -139,6 +139,18 @@ impl Raglan {
             && (other_home >= rank - 1 || (other_home >= rank - 2 && same_home >= rank - 3))
     }
 
+    /// How early a move is tried: home first, then a move that uncovers a
+    /// starting card, then other moves onto a card, then moves to an empty
+    /// pile.
+    fn order(&self, state: &State, step: Step) -> u8 {
+        match (step.from, step.to.map(|to| self.top(state, to as usize))) {
+            (_, None) => 3,
+            (_, Some(None)) => 0,
+            (From::Pile(p), Some(Some(_))) if state.piles[p as usize].len == 0 => 2,
+            _ => 1,
+        }
+    }
+
     fn pile_len(state: &State, pile: usize) -> usize {
         let p = &state.piles[pile];
         p.dealt as usize + p.len as usize
@@ -262,10 +274,11 @@ impl Game for Raglan {
     }
 
     /// Moves best first: a safe move home alone (see
-    /// [`Raglan::safe_home`]); otherwise moves home, then moves that clear
-    /// a pile's cards, then the rest, then moves to an empty pile. Only one
-    /// empty pile is offered (the piles are alike), and a card alone in its
-    /// pile never moves to an empty one (the same position).
+    /// [`Raglan::safe_home`]); otherwise moves home, then moves that
+    /// uncover a starting card, then the rest, then moves to an empty pile
+    /// (see [`Raglan::order`]). Only one empty pile is offered (the piles
+    /// are alike), and a card alone in its pile never moves to an empty one
+    /// (the same position).
     fn moves(&self, state: &State, last: Option<Step>, out: &mut Vec<Step>) {
         // The card the last move put on a pile stays there for now: moving
         // it on at once reaches a position that one move from the position
@@ -281,15 +294,16 @@ impl Game for Raglan {
                     .map(|r| (From::Reserve(r), self.reserve_cards[r as usize])),
             );
         let empty = (0..PILES).find(|&p| Self::pile_len(state, p) == 0);
-        let mut scored: Vec<(u8, Step)> = Vec::new();
+        let start = out.len();
         for (from, card) in sources {
             if Raglan::goes_home(state, card) {
                 let step = Step { from, to: None };
                 if Raglan::safe_home(state, card) {
+                    out.truncate(start);
                     out.push(step);
                     return;
                 }
-                scored.push((3, step));
+                out.push(step);
             }
             let alone = matches!(from, From::Pile(p) if Self::pile_len(state, p as usize) == 1);
             for to in 0..PILES {
@@ -301,23 +315,14 @@ impl Game for Raglan {
                     None => Some(to) == empty && !alone,
                 };
                 if fits {
-                    let score = match (from, self.top(state, to)) {
-                        (_, None) => 0,
-                        (From::Pile(p), _) if state.piles[p as usize].len == 0 => 2,
-                        _ => 1,
-                    };
-                    scored.push((
-                        score,
-                        Step {
-                            from,
-                            to: Some(to as u8),
-                        },
-                    ));
+                    out.push(Step {
+                        from,
+                        to: Some(to as u8),
+                    });
                 }
             }
         }
-        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        out.extend(scored.into_iter().map(|(_, step)| step));
+        out[start..].sort_by_key(|&step| std::cmp::Reverse(self.order(state, step)));
     }
 
     fn play(&self, state: &State, step: Step) -> State {
