@@ -196,7 +196,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (Some(n), None) => DealNumber::Numbered(n),
                 (None, None) => unreachable!("clap requires a deal number"),
             };
-            let board = game.deal(number).map_err(|e| bad_input(e.to_string()))?;
+            let board = dealt(game, number)?;
             print!("# {game}, {number}\n{}", board.to_text());
             Ok(ExitCode::SUCCESS)
         }
@@ -265,16 +265,22 @@ fn display_name(path: &Path) -> String {
     }
 }
 
+/// The board of a deal; a PySolFC number PySolFC has no game for is bad
+/// input.
+fn dealt(game: GameKind, number: DealNumber) -> Result<Board> {
+    game.deal(number).map_err(|e| bad_input(e.to_string()))
+}
+
 /// The board a command works on, checked for the game, and a label for it.
 fn load_board(game: GameKind, source: &Source) -> Result<(Board, String)> {
-    let (board, label) = match (source.deal, source.pysol, &source.file) {
-        (Some(n), _, _) => (game.deal(DealNumber::Numbered(n))?, format!("deal {n}")),
-        (_, Some(n), _) => (
-            game.deal(DealNumber::Pysol(n))
-                .map_err(|e| bad_input(e.to_string()))?,
-            format!("PySolFC game {n}"),
-        ),
-        (_, _, Some(path)) => {
+    let number = match (source.deal, source.pysol) {
+        (Some(n), _) => Some(DealNumber::Numbered(n)),
+        (_, Some(n)) => Some(DealNumber::Pysol(n)),
+        _ => None,
+    };
+    let (board, label) = match (number, &source.file) {
+        (Some(number), _) => (dealt(game, number)?, number.to_string()),
+        (None, Some(path)) => {
             let name = display_name(path);
             let board =
                 Board::parse(&read_input(path)?).map_err(|e| bad_input(format!("{name}: {e}")))?;
