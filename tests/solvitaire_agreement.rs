@@ -60,3 +60,37 @@ fn raglan_verdicts_agree_with_solvitaire() {
         .collect();
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
+
+/// A table far too small for the search forgets positions: the search
+/// expands some again, so it takes longer, but it still ends (the path is
+/// kept apart from the table once the table forgets) with the same verdict.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "millions of positions: run with --release")]
+fn a_table_that_forgets_keeps_the_verdicts() {
+    let records = records("raglan.jsonl");
+    for (deal, expected) in [(11, Verdict::Lost), (2, Verdict::Won)] {
+        let record = records.iter().find(|r| r.deal == deal).expect("the board");
+        let board = Board::parse(&record.text).expect("a Solvitaire board parses");
+        let solve = |memory| {
+            // A search without a cycle guard would never end: this cap
+            // makes it fail instead, ten times what the board needs.
+            let limits = Limits {
+                memory,
+                max_nodes: Some(40_000_000),
+                ..Limits::default()
+            };
+            GameKind::Raglan
+                .solve(&board, &limits)
+                .expect("a Raglan board")
+        };
+        let (roomy, cramped) = (solve(Limits::default().memory), solve(64 << 10));
+        assert_eq!(roomy.verdict, expected, "board {deal}");
+        assert_eq!(cramped.verdict, expected, "board {deal}, 64 KiB table");
+        assert!(cramped.table_bytes <= 64 << 10, "board {deal}");
+        assert!(
+            cramped.nodes > roomy.nodes,
+            "board {deal}: the small table never forgot ({} positions)",
+            cramped.nodes
+        );
+    }
+}

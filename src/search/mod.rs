@@ -7,8 +7,8 @@
 //! reachable, the walk reaches it; `lost` is reported only when the walk
 //! ran to its end. A position the table forgot is expanded again: more
 //! time, same verdict. Where moves can be undone, the positions on the
-//! current path are kept apart from the table, so forgetting can never let
-//! the walk go round a cycle for ever.
+//! current path are kept apart from the table once it has forgotten any,
+//! so forgetting can never let the walk go round a cycle for ever.
 
 mod table;
 
@@ -135,6 +135,7 @@ pub fn solve<G: Game>(game: &G, limits: &Limits, table: &mut Table<G::Key>) -> R
         children: Vec::new(),
         stack: Vec::new(),
         path: AHashSet::new(),
+        path_kept: false,
     };
     let (verdict, stop, moves) = search.run(table);
     Report {
@@ -161,8 +162,12 @@ struct Search<'a, G: Game> {
     /// the walk.
     children: Vec<(G::State, G::Key)>,
     stack: Vec<Frame<G::State, G::Key>>,
-    /// Keys of the positions on the current path, for games with cycles.
+    /// Keys of the positions on the current path, for games with cycles,
+    /// kept once `path_kept` is set. Until the table forgets a position,
+    /// every position on the path is in it, and the table alone keeps the
+    /// walk off cycles.
     path: AHashSet<G::Key>,
+    path_kept: bool,
 }
 
 impl<G: Game> Search<'_, G> {
@@ -183,7 +188,7 @@ impl<G: Game> Search<'_, G> {
                 let frame = self.stack.pop().expect("the loop saw a frame");
                 self.moves.truncate(frame.start as usize);
                 self.children.truncate(frame.start as usize);
-                if !G::ACYCLIC {
+                if self.path_kept {
                     self.path.remove(&frame.key);
                 }
                 continue;
@@ -197,7 +202,7 @@ impl<G: Game> Search<'_, G> {
                 self.best = self.game.cards_home(&child);
                 return (Verdict::Won, None, self.solution());
             }
-            if (!G::ACYCLIC && self.path.contains(&key)) || !table.insert(key) {
+            if !table.insert(key) || self.on_path(key, table) {
                 continue;
             }
             if let Some(stop) = self.count_node() {
@@ -233,7 +238,7 @@ impl<G: Game> Search<'_, G> {
             table.prefetch(child_key);
             self.children.push((child, child_key));
         }
-        if !G::ACYCLIC {
+        if self.path_kept {
             self.path.insert(key);
         }
         self.stack.push(Frame {
@@ -243,6 +248,20 @@ impl<G: Game> Search<'_, G> {
             next: start,
             end,
         });
+    }
+
+    /// Whether a position the table did not hold is on the current path:
+    /// possible only once the table has forgotten positions, and then the
+    /// path is kept from here on.
+    fn on_path(&mut self, key: G::Key, table: &Table<G::Key>) -> bool {
+        if G::ACYCLIC || !table.has_forgotten() {
+            return false;
+        }
+        if !self.path_kept {
+            self.path.extend(self.stack.iter().map(|frame| frame.key));
+            self.path_kept = true;
+        }
+        self.path.contains(&key)
     }
 
     /// Counts a position about to be expanded, or says which limit stops

@@ -72,6 +72,8 @@ pub struct Table<K: TableKey> {
     max_slots: usize,
     /// Where keys wait while the table grows, kept like `slots`.
     scratch: Vec<K>,
+    /// Whether a position was dropped since the last clear.
+    forgot: bool,
 }
 
 impl<K: TableKey> Table<K> {
@@ -92,6 +94,7 @@ impl<K: TableKey> Table<K> {
             peak: 0,
             max_slots,
             scratch: Vec::new(),
+            forgot: false,
         }
     }
 
@@ -107,6 +110,7 @@ impl<K: TableKey> Table<K> {
         }
         self.len = 0;
         self.peak = 0;
+        self.forgot = false;
     }
 
     /// Uses the first `active` slots, all empty.
@@ -144,6 +148,7 @@ impl<K: TableKey> Table<K> {
         // costs a second search of it, which is only time. (Growing here
         // instead would grow the table to its cap long before it is full.)
         self.slots[home] = key;
+        self.forgot = true;
         true
     }
 
@@ -207,7 +212,15 @@ impl<K: TableKey> Table<K> {
         if let Some(probe) = (0..PROBES).find(|p| self.slots[(home + p) & mask] == K::EMPTY) {
             self.slots[(home + probe) & mask] = key;
             self.len += 1;
+        } else {
+            self.forgot = true;
         }
+    }
+
+    /// Whether the table dropped a position since the last clear: until it
+    /// does, every position it was given is still there.
+    pub fn has_forgotten(&self) -> bool {
+        self.forgot
     }
 
     /// Most positions held at once since the last clear.
