@@ -6,12 +6,12 @@
 //! available; a played reserve place is never refilled. Every card is face
 //! up, so the verdict is what a player can achieve.
 //!
-//! A pile is the cards it started with, of which the bottom `dealt` are
-//! still there, and a run built on top of them. A run card can only have
-//! got there by a legal build, so after its first card each run card is
-//! fixed by the one below but for which suit of its colour it is: one bit.
-//! That makes a pile a 24-bit code and a position nine sorted codes, the
-//! four foundations and the reserve: see [`Raglan::key`].
+//! A pile is the cards it started with, of which the bottom few are still
+//! there, and a run built on top of them. A run card can only have got
+//! there by a legal build, so each run card is fixed by the one below but
+//! for which suit of its colour it is: one bit. That makes a pile a 25-bit
+//! [`PileCode`], and the state little more than nine of them: a child
+//! position is cheap to make, copy and key.
 
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Colour, Rank, Suit};
@@ -34,27 +34,174 @@ pub const LAYOUT: Layout = Layout {
 const PILES: usize = 9;
 const RESERVE: usize = 6;
 /// The longest run: a King and the twelve cards below it.
-const RUN: usize = 13;
+const RUN: u32 = 13;
 /// The most cards a pile can have started with in the engine's terms: a
 /// board may be typed mid-game, with up to 7 dealt cards and a run of 12.
 const MAX_START: usize = 19;
 
-/// One pile: `dealt` of its starting cards, then `run[..len]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct PileState {
-    dealt: u8,
-    len: u8,
-    run: [Card; RUN],
+/// Which card of a colour a suit is: a run card is its colour's suit 0 or 1.
+const fn suit_bit(card: Card) -> u32 {
+    matches!(card.suit(), Suit::Spades | Suit::Hearts) as u32
 }
+
+/// The card of `rank` in the colour other than `card`'s, with `bit`
+/// choosing the suit: what may lie under `card` in a run (`rank` one up)
+/// or on it (one down).
+const fn other_colour(card: Card, rank: u8, bit: u32) -> Card {
+    let suit = match (card.colour(), bit) {
+        (Colour::Red, 0) => Suit::Clubs,
+        (Colour::Red, _) => Suit::Spades,
+        (Colour::Black, 0) => Suit::Diamonds,
+        (Colour::Black, _) => Suit::Hearts,
+    };
+    match Rank::new(rank) {
+        Some(rank) => Card::new(rank, suit),
+        None => panic!("a run card's neighbours have ranks 1 to 13"),
+    }
+}
+
+/// The two cards a card may be built on (the other colour, one rank up),
+/// by card index: their indices, or [`NO_BASE`] for a King's.
+const BASES: [[u8; 2]; Card::COUNT] = {
+    let mut bases = [[NO_BASE; 2]; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        let card = Card::from_index(i);
+        let rank = card.rank().get();
+        if rank < 13 {
+            bases[i] = [
+                other_colour(card, rank + 1, 0).index() as u8,
+                other_colour(card, rank + 1, 1).index() as u8,
+            ];
+        }
+        i += 1;
+    }
+    bases
+};
+
+/// A King's bases in [`BASES`]: one past the cards, never a pile's top.
+const NO_BASE: u8 = Card::COUNT as u8;
+
+/// One pile in 25 bits, low to high: a suit bit for each run card (13), the
+/// run's length (4) and where the pile's bottom comes from (8):
+/// - `64 + 20 * pile + dealt` while `dealt` of the pile's starting cards
+///   are left (at least one): the run starts on the top one;
+/// - the index of the run's first card when the starting cards are gone;
+/// - 255 for an empty pile.
+///
+/// Equal piles have equal codes wherever they stand, and different piles
+/// different codes: a run card is fixed by the one below and its suit bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct PileCode(u32);
+
+impl PileCode {
+    const LEN_SHIFT: u32 = RUN;
+    const ORIGIN_SHIFT: u32 = RUN + 4;
+    const DEALT_ORIGIN: u32 = 64;
+    const EMPTY_ORIGIN: u32 = 255;
+    const EMPTY: PileCode = PileCode(Self::EMPTY_ORIGIN << Self::ORIGIN_SHIFT);
+    /// The code's width, for packing keys.
+    const BITS: u32 = RUN + 4 + 8;
+
+    /// Pile `pile` holding `dealt` of its starting cards and no run.
+    const fn dealt(pile: usize, dealt: usize) -> PileCode {
+        if dealt == 0 {
+            return Self::EMPTY;
+        }
+        PileCode((Self::DEALT_ORIGIN + 20 * pile as u32 + dealt as u32) << Self::ORIGIN_SHIFT)
+    }
+
+    const fn origin(self) -> u32 {
+        self.0 >> Self::ORIGIN_SHIFT
+    }
+
+    const fn run_len(self) -> u32 {
+        self.0 >> Self::LEN_SHIFT & 0xf
+    }
+
+    /// How many starting cards are left, by origin: read often enough
+    /// that a table beats the division.
+    const DEALT_LEFT: [u8; 256] = {
+        let mut table = [0; 256];
+        let mut origin = Self::DEALT_ORIGIN;
+        while origin < Self::EMPTY_ORIGIN {
+            table[origin as usize] = ((origin - Self::DEALT_ORIGIN) % 20) as u8;
+            origin += 1;
+        }
+        table
+    };
+
+    /// How many starting cards are left.
+    const fn dealt_left(self) -> usize {
+        Self::DEALT_LEFT[self.origin() as usize] as usize
+    }
+
+    const fn is_empty(self) -> bool {
+        self.origin() == Self::EMPTY_ORIGIN
+    }
+
+    const fn cards(self) -> usize {
+        self.dealt_left() + self.run_len() as usize
+    }
+
+    /// Run card `i`'s suit bit, `i` counted from the run's bottom.
+    const fn bit(self, i: u32) -> u32 {
+        self.0 >> i & 1
+    }
+
+    /// The pile with `card` built on it (or put on it, if empty).
+    const fn push(self, card: Card) -> PileCode {
+        let len = self.run_len();
+        let code = if self.is_empty() {
+            (card.index() as u32) << Self::ORIGIN_SHIFT
+        } else {
+            self.0
+        };
+        PileCode(
+            (code & !(0xf << Self::LEN_SHIFT))
+                | (len + 1) << Self::LEN_SHIFT
+                | suit_bit(card) << len,
+        )
+    }
+
+    /// The pile with its top card gone.
+    const fn pop(self) -> PileCode {
+        let len = self.run_len();
+        if len == 0 {
+            return match self.dealt_left() {
+                1 => Self::EMPTY,
+                _ => PileCode(self.0 - (1 << Self::ORIGIN_SHIFT)),
+            };
+        }
+        if len == 1 && self.dealt_left() == 0 {
+            return Self::EMPTY;
+        }
+        PileCode(
+            (self.0 & !(1 << (len - 1)) & !(0xf << Self::LEN_SHIFT)) | (len - 1) << Self::LEN_SHIFT,
+        )
+    }
+}
+
+/// "No card" in [`State::tops`].
+const NO_CARD: u8 = u8::MAX;
 
 /// A Raglan position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
-    piles: [PileState; PILES],
+    piles: [PileCode; PILES],
+    /// Each pile's top card (its index), kept beside the codes because
+    /// move generation reads nothing else.
+    tops: [u8; PILES],
     /// The rank on each suit's foundation, 0 for none.
     home: [u8; 4],
     /// The reserve places still holding their card, a bit each.
     reserve: u8,
+}
+
+impl State {
+    fn top(&self, pile: usize) -> Option<Card> {
+        (self.tops[pile] != NO_CARD).then(|| Card::from_index(self.tops[pile] as usize))
+    }
 }
 
 /// Where a card is taken from.
@@ -76,37 +223,55 @@ pub struct Raglan {
     /// Each pile's starting cards, bottom to top.
     start_cards: [[Card; MAX_START]; PILES],
     reserve_cards: [Card; RESERVE],
+    /// Where each starting card of the piles lies: pile, and place from the
+    /// bottom.
+    starts_at: [Option<(u8, u8)>; Card::COUNT],
     /// Which foundation slot of the board showed each suit, for printing.
     slots: [Option<Suit>; 4],
     start: State,
 }
 
-fn suit_bit(card: Card) -> u32 {
-    matches!(card.suit(), Suit::Spades | Suit::Hearts) as u32
-}
-
-/// Whether `card` may be built on `base` on the tableau.
-fn builds_on(card: Card, base: Card) -> bool {
-    card.colour() != base.colour() && card.rank().get() + 1 == base.rank().get()
-}
+/// The most moves a position can have: 15 cards free, each with a
+/// foundation, two bases and an empty pile to go to.
+const MAX_MOVES: usize = (PILES + RESERVE) * 4;
 
 impl Raglan {
-    fn top(&self, state: &State, pile: usize) -> Option<Card> {
-        let p = &state.piles[pile];
-        match (p.len, p.dealt) {
-            (0, 0) => None,
-            (0, d) => Some(self.start_cards[pile][d as usize - 1]),
-            (len, _) => Some(p.run[len as usize - 1]),
+    fn card_at(&self, state: &State, from: From) -> Card {
+        match from {
+            From::Pile(p) => state.top(p as usize).expect("moves take existing cards"),
+            From::Reserve(r) => self.reserve_cards[r as usize],
         }
     }
 
-    fn card_at(&self, state: &State, from: From) -> Card {
-        match from {
-            From::Pile(p) => self
-                .top(state, p as usize)
-                .expect("moves take existing cards"),
-            From::Reserve(r) => self.reserve_cards[r as usize],
+    /// The top starting card of a pile with no run, as [`State::tops`]
+    /// holds it.
+    fn dealt_top(&self, pile: usize, code: PileCode) -> u8 {
+        match code.dealt_left() {
+            0 => NO_CARD,
+            d => self.start_cards[pile][d - 1].index() as u8,
         }
+    }
+
+    /// A pile's cards, bottom to top.
+    fn pile_cards(&self, state: &State, pile: usize) -> Vec<Card> {
+        let code = state.piles[pile];
+        let mut cards = self.start_cards[pile][..code.dealt_left()].to_vec();
+        let mut below = match (cards.last(), code.origin()) {
+            (Some(&top), _) => Some(top),
+            (None, PileCode::EMPTY_ORIGIN) => None,
+            (None, base) => {
+                cards.push(Card::from_index(base as usize));
+                Some(Card::from_index(base as usize))
+            }
+        };
+        let first = if code.dealt_left() == 0 { 1 } else { 0 };
+        for i in first..code.run_len() {
+            let base = below.expect("a run lies on a card");
+            let card = other_colour(base, base.rank().get() - 1, code.bit(i));
+            cards.push(card);
+            below = Some(card);
+        }
+        cards
     }
 
     fn goes_home(state: &State, card: Card) -> bool {
@@ -139,41 +304,66 @@ impl Raglan {
             && (other_home >= rank - 1 || (other_home >= rank - 2 && same_home >= rank - 3))
     }
 
-    /// How early a move is tried: home first, then a move that uncovers a
-    /// starting card, then other moves onto a card, then moves to an empty
-    /// pile.
-    fn order(&self, state: &State, step: Step) -> u8 {
-        match (step.from, step.to.map(|to| self.top(state, to as usize))) {
-            (_, None) => 3,
-            (_, Some(None)) => 0,
-            (From::Pile(p), Some(Some(_))) if state.piles[p as usize].len == 0 => 2,
-            _ => 1,
-        }
-    }
-
-    fn pile_len(state: &State, pile: usize) -> usize {
-        let p = &state.piles[pile];
-        p.dealt as usize + p.len as usize
-    }
-
-    /// A pile's 24-bit code: where its bottom comes from (8 bits), the
-    /// run's length (4) and the suit bit of each run card fixed by the one
-    /// below (12). Equal piles have equal codes wherever they stand.
-    fn pile_code(&self, state: &State, pile: usize) -> u32 {
-        let p = &state.piles[pile];
-        let run = &p.run[..p.len as usize];
-        let (origin, fixed) = match (p.dealt, run.first()) {
-            // Starting cards are tied to their pile: 64 + pile * 20 + dealt.
-            (d @ 1.., _) => (64 + pile as u32 * 20 + d as u32, run),
-            (0, Some(base)) => (base.index() as u32, &run[1..]),
-            (0, None) => (255, run),
+    /// How much the foundations wait on the starting cards still in each
+    /// pile: under its top card, and the top card itself. A card counts 8
+    /// if it is the next of its suit, then 4, 2 and 1 for the three after
+    /// it. Run cards are left out: a run is in order, so it holds up
+    /// little, and finding them would cost more than the ordering gains.
+    fn waiting(&self, state: &State) -> Waiting {
+        let mut waiting = Waiting {
+            under: [0; PILES],
+            top: [0; PILES],
         };
-        let bits = fixed
-            .iter()
-            .enumerate()
-            .fold(0, |bits, (i, &card)| bits | suit_bit(card) << i);
-        origin << 16 | (p.len as u32) << 12 | bits
+        for suit in 0..4 {
+            let next = state.home[suit] as usize;
+            for (wait, rank) in (next..13.min(next + 4)).enumerate() {
+                let Some((pile, at)) = self.starts_at[suit * 13 + rank] else {
+                    continue;
+                };
+                let code = state.piles[pile as usize];
+                let at = at as usize;
+                let dealt = code.dealt_left();
+                if at + 1 == dealt && code.run_len() == 0 {
+                    waiting.top[pile as usize] += 8 >> wait;
+                } else if at < dealt {
+                    waiting.under[pile as usize] += 8 >> wait;
+                }
+            }
+        }
+        waiting
     }
+
+    /// How early a move is tried, highest first. Moves home come first.
+    /// Then a move scores by how much the foundations wait on the cards it
+    /// uncovers, less those it buries (see [`Raglan::waiting`]): a search
+    /// that digs out the next cards of each suit finds wins sooner, while
+    /// one that shuffles runs about can wander through millions of
+    /// positions. Ties go to a move that uncovers a starting card, then
+    /// other moves onto a card, then reserve cards, then moves to an empty
+    /// pile.
+    fn order(state: &State, step: Step, waiting: &Waiting) -> i32 {
+        let Some(to) = step.to else {
+            return i32::MAX;
+        };
+        let to = to as usize;
+        let (gain, tier) = match step.from {
+            From::Reserve(_) => (0, 1),
+            From::Pile(p) if state.piles[p as usize].run_len() == 0 => {
+                (waiting.under[p as usize], 3)
+            }
+            From::Pile(p) => (waiting.under[p as usize], 2),
+        };
+        if state.piles[to].is_empty() {
+            return gain * 16;
+        }
+        (gain - waiting.under[to] - waiting.top[to]) * 16 + tier
+    }
+}
+
+/// See [`Raglan::waiting`].
+struct Waiting {
+    under: [i32; PILES],
+    top: [i32; PILES],
 }
 
 impl Game for Raglan {
@@ -185,12 +375,9 @@ impl Game for Raglan {
     fn new(board: &Board) -> Result<Raglan, BoardError> {
         RaglanRules.validate(board)?;
         let mut start_cards = [[Card::from_index(0); MAX_START]; PILES];
-        let empty = PileState {
-            dealt: 0,
-            len: 0,
-            run: [Card::from_index(0); RUN],
-        };
-        let mut piles = [empty; PILES];
+        let mut piles = [PileCode::EMPTY; PILES];
+        let mut tops = [NO_CARD; PILES];
+        let mut starts_at = [None; Card::COUNT];
         for (i, pile) in board.piles.iter().enumerate() {
             if pile.len() > MAX_START {
                 return Err(BoardError::at(
@@ -203,10 +390,12 @@ impl Game for Raglan {
                     ),
                 ));
             }
-            for (slot, card) in start_cards[i].iter_mut().zip(pile.cards()) {
+            for (at, (slot, card)) in start_cards[i].iter_mut().zip(pile.cards()).enumerate() {
                 *slot = card;
+                starts_at[card.index()] = Some((i as u8, at as u8));
+                tops[i] = card.index() as u8;
             }
-            piles[i].dealt = pile.len() as u8;
+            piles[i] = PileCode::dealt(i, pile.len());
         }
         let reserve = board.reserve.as_deref().unwrap_or_default();
         let mut reserve_cards = [Card::from_index(0); RESERVE];
@@ -228,9 +417,11 @@ impl Game for Raglan {
         Ok(Raglan {
             start_cards,
             reserve_cards,
+            starts_at,
             slots,
             start: State {
                 piles,
+                tops,
                 home,
                 reserve: mask,
             },
@@ -243,25 +434,30 @@ impl Game for Raglan {
 
     /// The nine pile codes sorted (so positions that differ only in the
     /// order of piles meet in the table), then the foundations (4 bits a
-    /// suit) and the reserve (6 bits): 238 bits, exact. The top bit is
+    /// suit) and the reserve (6 bits): 247 bits, exact. The top bit is
     /// always set, so no key is the table's empty slot.
     fn key(&self, state: &State) -> [u64; 4] {
-        let mut codes: [u32; PILES] = std::array::from_fn(|p| self.pile_code(state, p));
+        let mut codes = state.piles;
         codes.sort_unstable();
         let mut words = [0u64; 4];
-        for (i, code) in codes.iter().enumerate() {
-            let bit = i * 24;
-            words[bit / 64] |= (*code as u64) << (bit % 64);
-            if bit % 64 > 40 {
-                words[bit / 64 + 1] |= (*code as u64) >> (64 - bit % 64);
+        let mut put = |bit: u32, value: u64| {
+            let (word, shift) = ((bit / 64) as usize, bit % 64);
+            words[word] |= value << shift;
+            if shift > 0 && word + 1 < 4 {
+                words[word + 1] |= value >> (64 - shift);
             }
+        };
+        for (i, code) in codes.iter().enumerate() {
+            put(i as u32 * PileCode::BITS, code.0 as u64);
         }
         let home = state
             .home
             .iter()
             .enumerate()
             .fold(0u64, |h, (s, &r)| h | (r as u64) << (4 * s));
-        words[3] |= home << 24 | (state.reserve as u64) << 40 | 1 << 63;
+        let rest = PILES as u32 * PileCode::BITS;
+        put(rest, home | (state.reserve as u64) << 16);
+        words[3] |= 1 << 63;
         words
     }
 
@@ -274,55 +470,79 @@ impl Game for Raglan {
     }
 
     /// Moves best first: a safe move home alone (see
-    /// [`Raglan::safe_home`]); otherwise moves home, then moves that
-    /// uncover a starting card, then the rest, then moves to an empty pile
-    /// (see [`Raglan::order`]). Only one empty pile is offered (the piles
-    /// are alike), and a card alone in its pile never moves to an empty one
-    /// (the same position).
+    /// [`Raglan::safe_home`]); otherwise in [`Raglan::order`]. Only one
+    /// empty pile is offered (the piles are alike), and a card alone in its
+    /// pile never moves to an empty one (the same position).
     fn moves(&self, state: &State, last: Option<Step>, out: &mut Vec<Step>) {
         // The card the last move put on a pile stays there for now: moving
         // it on at once reaches a position that one move from the position
         // before reaches too (or that position itself), and that position
         // offers that move.
-        let just_moved = last.and_then(|step| step.to);
-        let sources = (0..PILES as u8)
-            .filter(|&p| Some(p) != just_moved)
-            .filter_map(|p| self.top(state, p as usize).map(|c| (From::Pile(p), c)))
-            .chain(
-                (0..RESERVE as u8)
-                    .filter(|r| state.reserve & 1 << r != 0)
-                    .map(|r| (From::Reserve(r), self.reserve_cards[r as usize])),
-            );
-        let empty = (0..PILES).find(|&p| Self::pile_len(state, p) == 0);
-        let start = out.len();
-        for (from, card) in sources {
+        let just_moved = last.and_then(|step| step.to).map_or(PILES, usize::from);
+        let mut pile_of_top = [NO_CARD; Card::COUNT + 1];
+        let mut empty = None;
+        for (p, &top) in state.tops.iter().enumerate() {
+            if top != NO_CARD {
+                pile_of_top[top as usize] = p as u8;
+            } else if empty.is_none() {
+                empty = Some(p as u8);
+            }
+        }
+        let mut found = [Step {
+            from: From::Reserve(0),
+            to: None,
+        }; MAX_MOVES];
+        let mut n = 0;
+        let piles = (0..PILES)
+            .filter(|&p| p != just_moved && state.tops[p] != NO_CARD)
+            .map(|p| {
+                (
+                    From::Pile(p as u8),
+                    Card::from_index(state.tops[p] as usize),
+                )
+            });
+        let reserve = (0..RESERVE)
+            .filter(|r| state.reserve & 1 << r != 0)
+            .map(|r| (From::Reserve(r as u8), self.reserve_cards[r]));
+        for (from, card) in piles.chain(reserve) {
             if Raglan::goes_home(state, card) {
-                let step = Step { from, to: None };
                 if Raglan::safe_home(state, card) {
-                    out.truncate(start);
-                    out.push(step);
+                    out.push(Step { from, to: None });
                     return;
                 }
-                out.push(step);
+                found[n] = Step { from, to: None };
+                n += 1;
             }
-            let alone = matches!(from, From::Pile(p) if Self::pile_len(state, p as usize) == 1);
-            for to in 0..PILES {
-                if from == From::Pile(to as u8) {
-                    continue;
+            for base in BASES[card.index()] {
+                let to = pile_of_top[base as usize];
+                if to != NO_CARD {
+                    found[n] = Step { from, to: Some(to) };
+                    n += 1;
                 }
-                let fits = match self.top(state, to) {
-                    Some(base) => builds_on(card, base),
-                    None => Some(to) == empty && !alone,
-                };
-                if fits {
-                    out.push(Step {
-                        from,
-                        to: Some(to as u8),
-                    });
+            }
+            let alone = matches!(from, From::Pile(p) if state.piles[p as usize].cards() == 1);
+            if let Some(to) = empty.filter(|_| !alone) {
+                found[n] = Step { from, to: Some(to) };
+                n += 1;
+            }
+        }
+        if n > 1 {
+            let waiting = self.waiting(state);
+            let mut scores = [0; MAX_MOVES];
+            for (score, &step) in scores.iter_mut().zip(&found[..n]) {
+                *score = Self::order(state, step, &waiting);
+            }
+            // An insertion sort, best first and stable: the lists are short.
+            for i in 1..n {
+                let mut j = i;
+                while j > 0 && scores[j - 1] < scores[j] {
+                    scores.swap(j - 1, j);
+                    found.swap(j - 1, j);
+                    j -= 1;
                 }
             }
         }
-        out[start..].sort_by_key(|&step| std::cmp::Reverse(self.order(state, step)));
+        out.extend_from_slice(&found[..n]);
     }
 
     fn play(&self, state: &State, step: Step) -> State {
@@ -330,21 +550,23 @@ impl Game for Raglan {
         let mut next = *state;
         match step.from {
             From::Pile(p) => {
-                let pile = &mut next.piles[p as usize];
-                if pile.len > 0 {
-                    pile.len -= 1;
-                } else {
-                    pile.dealt -= 1;
-                }
+                let p = p as usize;
+                let code = state.piles[p];
+                next.piles[p] = code.pop();
+                next.tops[p] = match code.run_len() {
+                    len @ 2.. => {
+                        other_colour(card, card.rank().get() + 1, code.bit(len - 2)).index() as u8
+                    }
+                    _ => self.dealt_top(p, next.piles[p]),
+                };
             }
             From::Reserve(r) => next.reserve &= !(1 << r),
         }
         match step.to {
             None => next.home[card.suit().index()] += 1,
             Some(to) => {
-                let pile = &mut next.piles[to as usize];
-                pile.run[pile.len as usize] = card;
-                pile.len += 1;
+                next.piles[to as usize] = next.piles[to as usize].push(card);
+                next.tops[to as usize] = card.index() as u8;
             }
         }
         next
@@ -387,12 +609,7 @@ impl Game for Raglan {
                     .collect(),
             ),
             piles: (0..PILES)
-                .map(|p| {
-                    let pile = &state.piles[p];
-                    let mut cards = self.start_cards[p][..pile.dealt as usize].to_vec();
-                    cards.extend_from_slice(&pile.run[..pile.len as usize]);
-                    Pile::face_up(cards)
-                })
+                .map(|p| Pile::face_up(self.pile_cards(state, p)))
                 .collect(),
             ..Board::default()
         }
@@ -403,28 +620,48 @@ impl Game for Raglan {
 mod tests {
     use super::*;
 
-    /// The card one rank below `card` in the other colour, with `bit` choosing
-    /// the suit: the only cards a run can hold above `card`.
-    fn card_below(card: Card, bit: u32) -> Option<Card> {
-        let rank = Rank::new(card.rank().get() - 1)?;
-        let suit = match (card.colour(), bit) {
-            (Colour::Red, 0) => Suit::Clubs,
-            (Colour::Red, _) => Suit::Spades,
-            (Colour::Black, 0) => Suit::Diamonds,
-            (Colour::Black, _) => Suit::Hearts,
-        };
-        Some(Card::new(rank, suit))
+    /// Whether `card` may be built on `base` on the tableau.
+    fn builds_on(card: Card, base: Card) -> bool {
+        card.colour() != base.colour() && card.rank().get() + 1 == base.rank().get()
     }
 
     #[test]
     fn a_run_card_is_fixed_by_the_card_below_and_its_suit_bit() {
-        for card in Card::all() {
+        for card in Card::all().filter(|c| c.rank() != Rank::ACE) {
             for bit in 0..2 {
-                if let Some(below) = card_below(card, bit) {
-                    assert!(builds_on(below, card));
-                    assert_eq!(suit_bit(below), bit);
-                }
+                let on = other_colour(card, card.rank().get() - 1, bit);
+                assert!(builds_on(on, card));
+                assert_eq!(suit_bit(on), bit);
+                assert!(BASES[on.index()].contains(&(card.index() as u8)));
             }
         }
+    }
+
+    /// Every card and base the engine may meet: pushing a run and popping it
+    /// again comes back through the same codes, with the counts right.
+    #[test]
+    fn pile_codes_push_and_pop_back() {
+        let run = ["KS", "QH", "JC", "TD", "9S"].map(|c| c.parse::<Card>().unwrap());
+        for start in [
+            PileCode::EMPTY,
+            PileCode::dealt(8, 19),
+            PileCode::dealt(0, 1),
+        ] {
+            let mut codes = vec![start];
+            for &card in &run {
+                let code = codes.last().unwrap().push(card);
+                assert!(!code.is_empty());
+                assert_eq!(code.cards(), start.cards() + codes.len());
+                assert_eq!(code.bit(code.run_len() - 1), suit_bit(card));
+                codes.push(code);
+            }
+            while codes.len() > 1 {
+                let top = codes.pop().unwrap();
+                assert_eq!(top.pop(), *codes.last().unwrap());
+            }
+        }
+        assert_eq!(PileCode::dealt(3, 1).pop(), PileCode::EMPTY);
+        assert_eq!(PileCode::dealt(3, 2).pop(), PileCode::dealt(3, 1));
+        assert_eq!(PileCode::dealt(8, 19).dealt_left(), 19);
     }
 }
