@@ -270,6 +270,13 @@ proptest! {
     fn raglan_verdicts_agree(board in small_raglan()) {
         check_verdict::<Raglan>(GameKind::Raglan.rules(), &board);
     }
+
+    /// Raglan: the same on crowded positions, where cards must be parked
+    /// on reserve cards and empty piles before they can go home.
+    #[test]
+    fn raglan_crowded_verdicts_agree(board in crowded_raglans()) {
+        check_verdict::<Raglan>(GameKind::Raglan.rules(), &board);
+    }
 }
 
 /// A late Raglan position: numbered deal `n` with each suit home up to
@@ -296,6 +303,56 @@ fn late_raglan(n: u64, home: [u8; 4]) -> Board {
 
 fn small_raglan() -> impl Strategy<Value = Board> {
     (any::<u64>(), prop::array::uniform4(10u8..=13)).prop_map(|(n, home)| late_raglan(n, home))
+}
+
+/// A crowded Raglan position: each suit home up to rank 9 to 11 (`home`),
+/// and the 8 to 16 cards left, in the order numbered deal `n` dealt them,
+/// each put where its pick says among the nine piles and six reserve
+/// places (a taken reserve place sends it to a pile); a pile whose first
+/// pick is even is then sorted with its highest cards on top, so cards lie
+/// on lower cards of their suit and must be parked on the tableau first.
+/// Raglan this small is nearly always won, so these test the direction
+/// where pruning can go wrong: a win it prunes away shows as `lost`.
+fn crowded_raglan(n: u64, home: [u8; 4], picks: &[Index]) -> Board {
+    let kind = GameKind::Raglan;
+    let dealt = deal(kind.layout(), n);
+    let left = dealt
+        .piles
+        .iter()
+        .flat_map(|pile| pile.up.iter().copied())
+        .chain(dealt.reserve.iter().flatten().flatten().copied())
+        .filter(|card| card.rank().get() > home[card.suit().index()]);
+    let mut piles = vec![Vec::new(); 9];
+    let mut reserve = vec![None; 6];
+    for (card, pick) in left.zip(picks.iter().cycle()) {
+        let place = pick.index(15);
+        match reserve.get_mut(place.wrapping_sub(9)) {
+            Some(slot @ None) => *slot = Some(card),
+            _ => piles[place % 9].push(card),
+        }
+    }
+    for (pile, pick) in piles.iter_mut().zip(picks) {
+        if pick.index(2) == 0 {
+            pile.sort_by_key(|card| card.rank());
+        }
+    }
+    let mut board = dealt;
+    board.piles = piles.into_iter().map(Pile::face_up).collect();
+    board.reserve = Some(reserve);
+    for top in board.foundations.iter_mut().flatten() {
+        let rank = Rank::new(home[top.suit().index()]).expect("a rank");
+        *top = Card::new(rank, top.suit());
+    }
+    board
+}
+
+fn crowded_raglans() -> impl Strategy<Value = Board> {
+    (
+        any::<u64>(),
+        prop::array::uniform4(9u8..=11),
+        prop::collection::vec(any::<Index>(), 16),
+    )
+        .prop_map(|(n, home, picks)| crowded_raglan(n, home, &picks))
 }
 
 /// The small positions are neither nearly all won nor nearly all lost, so

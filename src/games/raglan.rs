@@ -82,6 +82,25 @@ const BASES: [[u8; 2]; Card::COUNT] = {
 /// A King's bases in [`BASES`]: one past the cards, never a pile's top.
 const NO_BASE: u8 = Card::COUNT as u8;
 
+/// The two cards that may be built on a card (the other colour, one rank
+/// down), by card index: their indices, or [`NO_BASE`] for an Ace's.
+const BUILT_ON: [[u8; 2]; Card::COUNT] = {
+    let mut on = [[NO_BASE; 2]; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        let card = Card::from_index(i);
+        let rank = card.rank().get();
+        if rank > 1 {
+            on[i] = [
+                other_colour(card, rank - 1, 0).index() as u8,
+                other_colour(card, rank - 1, 1).index() as u8,
+            ];
+        }
+        i += 1;
+    }
+    on
+};
+
 /// One pile in 25 bits, low to high: a suit bit for each run card (13), the
 /// run's length (4) and where the pile's bottom comes from (8):
 /// - `64 + 20 * pile + dealt` while `dealt` of the pile's starting cards
@@ -196,7 +215,13 @@ pub struct State {
     home: [u8; 4],
     /// The reserve places still holding their card, a bit each.
     reserve: u8,
+    /// The pile a reserve card was just put on, which the next move must
+    /// build on ([`NO_PILE`] for none): see [`Raglan::moves`].
+    must_build: u8,
 }
+
+/// "No pile" in [`State::must_build`].
+const NO_PILE: u8 = u8::MAX;
 
 impl State {
     fn top(&self, pile: usize) -> Option<Card> {
@@ -360,6 +385,29 @@ impl Raglan {
     }
 }
 
+impl Raglan {
+    /// Puts `moves` in [`Raglan::order`], best first.
+    fn sort(&self, state: &State, moves: &mut [Step]) {
+        if moves.len() < 2 {
+            return;
+        }
+        let waiting = self.waiting(state);
+        let mut scores = [0; MAX_MOVES];
+        for (score, &step) in scores.iter_mut().zip(moves.iter()) {
+            *score = Self::order(state, step, &waiting);
+        }
+        // An insertion sort, stable: the lists are short.
+        for i in 1..moves.len() {
+            let mut j = i;
+            while j > 0 && scores[j - 1] < scores[j] {
+                scores.swap(j - 1, j);
+                moves.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+}
+
 /// See [`Raglan::waiting`].
 struct Waiting {
     under: [i32; PILES],
@@ -424,6 +472,7 @@ impl Game for Raglan {
                 tops,
                 home,
                 reserve: mask,
+                must_build: NO_PILE,
             },
         })
     }
@@ -433,9 +482,10 @@ impl Game for Raglan {
     }
 
     /// The nine pile codes sorted (so positions that differ only in the
-    /// order of piles meet in the table), then the foundations (4 bits a
-    /// suit) and the reserve (6 bits): 247 bits, exact. The top bit is
-    /// always set, so no key is the table's empty slot.
+    /// order of piles meet in the table, 225 bits), then the foundations
+    /// (4 bits a suit), the reserve (6 bits) and the pile to build on (4):
+    /// 251 bits, exact. The top bit is always set, so no key is the
+    /// table's empty slot.
     fn key(&self, state: &State) -> [u64; 4] {
         let mut codes = state.piles;
         codes.sort_unstable();
@@ -456,7 +506,16 @@ impl Game for Raglan {
             .enumerate()
             .fold(0u64, |h, (s, &r)| h | (r as u64) << (4 * s));
         let rest = PILES as u32 * PileCode::BITS;
-        put(rest, home | (state.reserve as u64) << 16);
+        // The pile to build on, by its place among the sorted codes: a pile
+        // with cards has a code no other pile has.
+        let must_build = match state.must_build {
+            NO_PILE => 15,
+            pile => codes
+                .iter()
+                .position(|&code| code == state.piles[pile as usize])
+                .expect("the pile is among the codes") as u64,
+        };
+        put(rest, home | (state.reserve as u64) << 16 | must_build << 22);
         words[3] |= 1 << 63;
         words
     }
@@ -473,6 +532,19 @@ impl Game for Raglan {
     /// [`Raglan::safe_home`]); otherwise in [`Raglan::order`]. Only one
     /// empty pile is offered (the piles are alike), and a card alone in its
     /// pile never moves to an empty one (the same position).
+    ///
+    /// A reserve card goes to the tableau only to be built on at once: the
+    /// position after it, marked by [`State::must_build`] (which is in the
+    /// key), offers only the cards that build on it. Why no win is lost:
+    /// putting a reserve card `r` on a pile uncovers nothing and only
+    /// covers that pile's top, so all it can be for is to have a card
+    /// built on it. In any winning line, take the moves between `r`'s and
+    /// the first that builds on `r`: none touches `r`'s pile (its top is
+    /// `r`), so they play the same with `r` still in the reserve, and `r`
+    /// can follow them, just before the card built on it. If `r` moves on
+    /// before anything is built on it, it goes from the reserve straight
+    /// to where it goes next. A reserve card that nothing free could build
+    /// on is offered only its foundation.
     fn moves(&self, state: &State, last: Option<Step>, out: &mut Vec<Step>) {
         // The card the last move put on a pile stays there for now: moving
         // it on at once reaches a position that one move from the position
@@ -504,7 +576,45 @@ impl Game for Raglan {
         let reserve = (0..RESERVE)
             .filter(|r| state.reserve & 1 << r != 0)
             .map(|r| (From::Reserve(r as u8), self.reserve_cards[r]));
+        if state.must_build != NO_PILE {
+            let to = state.must_build;
+            let base = state.tops[to as usize];
+            for (from, card) in piles.chain(reserve) {
+                if from != From::Pile(to) && BASES[card.index()].contains(&base) {
+                    found[n] = Step { from, to: Some(to) };
+                    n += 1;
+                }
+            }
+            self.sort(state, &mut found[..n]);
+            out.extend_from_slice(&found[..n]);
+            return;
+        }
+        // The cards free to move, to tell whether a reserve card put on
+        // the tableau could be built on at once.
+        let mut free = 0u64;
+        for &top in &state.tops {
+            free |= 1u64.checked_shl(top as u32).unwrap_or(0);
+        }
+        for r in (0..RESERVE).filter(|r| state.reserve & 1 << r != 0) {
+            free |= 1 << self.reserve_cards[r].index();
+        }
         for (from, card) in piles.chain(reserve) {
+            if matches!(from, From::Reserve(_))
+                && BUILT_ON[card.index()]
+                    .iter()
+                    .all(|&on| on == NO_BASE || free & 1 << on == 0)
+            {
+                // Nothing could be built on it at once: only home.
+                if Raglan::goes_home(state, card) {
+                    if Raglan::safe_home(state, card) {
+                        out.push(Step { from, to: None });
+                        return;
+                    }
+                    found[n] = Step { from, to: None };
+                    n += 1;
+                }
+                continue;
+            }
             if Raglan::goes_home(state, card) {
                 if Raglan::safe_home(state, card) {
                     out.push(Step { from, to: None });
@@ -526,22 +636,7 @@ impl Game for Raglan {
                 n += 1;
             }
         }
-        if n > 1 {
-            let waiting = self.waiting(state);
-            let mut scores = [0; MAX_MOVES];
-            for (score, &step) in scores.iter_mut().zip(&found[..n]) {
-                *score = Self::order(state, step, &waiting);
-            }
-            // An insertion sort, best first and stable: the lists are short.
-            for i in 1..n {
-                let mut j = i;
-                while j > 0 && scores[j - 1] < scores[j] {
-                    scores.swap(j - 1, j);
-                    found.swap(j - 1, j);
-                    j -= 1;
-                }
-            }
-        }
+        self.sort(state, &mut found[..n]);
         out.extend_from_slice(&found[..n]);
     }
 
@@ -562,6 +657,10 @@ impl Game for Raglan {
             }
             From::Reserve(r) => next.reserve &= !(1 << r),
         }
+        next.must_build = match (step.from, step.to) {
+            (From::Reserve(_), Some(to)) => to,
+            _ => NO_PILE,
+        };
         match step.to {
             None => next.home[card.suit().index()] += 1,
             Some(to) => {
@@ -635,6 +734,43 @@ mod tests {
                 assert!(BASES[on.index()].contains(&(card.index() as u8)));
             }
         }
+    }
+
+    /// After a reserve card goes to a pile, the only moves build on it, and
+    /// the key tells that position from the same cards free to play on.
+    #[test]
+    fn a_reserve_card_put_on_a_pile_must_be_built_on_at_once() {
+        for n in 1..100 {
+            let game = Raglan::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+            let start = game.initial();
+            let mut moves = Vec::new();
+            game.moves(&start, None, &mut moves);
+            let Some(&step) = moves
+                .iter()
+                .find(|step| matches!(step.from, From::Reserve(_)) && step.to.is_some())
+            else {
+                continue;
+            };
+            let next = game.play(&start, step);
+            let base = next.top(step.to.unwrap() as usize).unwrap();
+            let mut after = Vec::new();
+            game.moves(&next, Some(step), &mut after);
+            assert!(
+                !after.is_empty(),
+                "deal {n}: it was offered with nothing to build"
+            );
+            for later in after {
+                assert_eq!(later.to, step.to, "deal {n}");
+                assert!(builds_on(game.card_at(&next, later.from), base), "deal {n}");
+            }
+            let free = State {
+                must_build: NO_PILE,
+                ..next
+            };
+            assert_ne!(game.key(&next), game.key(&free), "deal {n}");
+            return;
+        }
+        panic!("no deal from 1 to 99 offers a reserve card a pile at the start");
     }
 
     /// Every card and base the engine may meet: pushing a run and popping it
