@@ -120,7 +120,7 @@ fn hot_paths(group: &mut BenchmarkGroup<'_, WallTime>) {
         b.iter(|| {
             let state = black_box(&state);
             moves.clear();
-            game.moves(state, None, &mut moves);
+            game.moves(state, None, 0, &mut moves);
             for &mv in &moves {
                 black_box(game.play(state, mv));
             }

@@ -19,10 +19,20 @@ pub trait Game: Sized {
     /// A position, as compact as the engine can make it.
     type State: Copy;
     /// The exact transposition-table key of a position. Two positions with
-    /// the same key must have the same future: same moves, same outcome.
+    /// the same key must have the same future: same moves, same outcome (in
+    /// a full search; see [`Game::moves`] on narrowed ones).
     type Key: TableKey;
     /// A move as the engine plays it.
     type Move: Copy;
+
+    /// The levels of narrowing at which the search tries first (see
+    /// [`crate::search::solve`]), narrowest first; none for a game searched
+    /// in full at once.
+    const NARROWINGS: &'static [u32] = &[];
+
+    /// The node budget of the first narrowed attempt; each next one has
+    /// twice the one before.
+    const NARROWED_NODES: u64 = 100_000;
 
     /// The engine for a board, or why the board is not one of this game's.
     fn new(board: &Board) -> Result<Self, BoardError>;
@@ -43,7 +53,19 @@ pub trait Game: Sized {
     /// `last` is the move that led here, if any: a game may leave out a
     /// move that only finishes, in two steps, what one move from the
     /// position before could do (that position offers it itself).
-    fn moves(&self, state: &Self::State, last: Option<Self::Move>, out: &mut Vec<Self::Move>);
+    ///
+    /// `narrowing` is 0 in a full search. Otherwise it is one of
+    /// [`Game::NARROWINGS`], and the engine may leave out any moves it
+    /// likes, more of them at lower levels, and may decide from parts of
+    /// the state the key leaves out: a narrowed search only ever proves a
+    /// win.
+    fn moves(
+        &self,
+        state: &Self::State,
+        last: Option<Self::Move>,
+        narrowing: u32,
+        out: &mut Vec<Self::Move>,
+    );
 
     fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
 

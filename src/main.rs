@@ -315,6 +315,7 @@ fn report_json(game: GameKind, label: &str, report: &Report) -> serde_json::Valu
         "stop": report.stop,
         "moves": report.moves.iter().map(Move::to_string).collect::<Vec<_>>(),
         "nodes": report.nodes,
+        "attempts": report.attempts,
         "table_peak": report.table_peak,
         "table_bytes": report.table_bytes,
         "best": report.best,
@@ -347,8 +348,12 @@ fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) ->
     for mv in &report.moves {
         out += &format!("{mv}\n");
     }
+    let attempts = match report.attempts {
+        1 => String::new(),
+        n => format!(" in {n} attempts"),
+    };
     out += &format!(
-        "# {} nodes, table peak {} positions ({}), best {} cards home, {:.3} s\n",
+        "# {} nodes{attempts}, table peak {} positions ({}), best {} cards home, {:.3} s\n",
         report.nodes,
         report.table_peak,
         human_bytes(report.table_bytes),

@@ -469,7 +469,7 @@ fn solve_json_has_every_field_and_its_moves_win() {
     assert_eq!(verdict(&report), "won");
     assert_eq!(report["moves"].as_array().map(Vec::len), Some(52));
     assert_eq!(report["best"].as_u64(), Some(52));
-    for field in ["nodes", "table_peak", "micros"] {
+    for field in ["nodes", "attempts", "table_peak", "micros"] {
         assert!(report[field].is_u64(), "{field} in {report}");
     }
     assert!(report["nodes"].as_u64() > Some(0));

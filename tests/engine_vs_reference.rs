@@ -70,7 +70,7 @@ fn check_random_play<G: Game>(rules: &dyn Rules, board: &Board, picks: &[Index])
     loop {
         assert_same_position(&game, &state, rules, &reference);
         moves.clear();
-        game.moves(&state, None, &mut moves);
+        game.moves(&state, None, 0, &mut moves);
         let engine: Vec<Vec<Move>> = moves
             .iter()
             .map(|&mv| notation_of(&game, &state, mv))
