@@ -624,22 +624,6 @@ impl Game for Raglan {
             free |= 1 << self.reserve_cards[r].index();
         }
         for (from, card) in piles.chain(reserve) {
-            if matches!(from, From::Reserve(_))
-                && BUILT_ON[card.index()]
-                    .iter()
-                    .all(|&on| on == NO_BASE || free & 1 << on == 0)
-            {
-                // Nothing could be built on it at once: only home.
-                if Raglan::goes_home(state, card) {
-                    if Raglan::safe_home(state, card) {
-                        out.push(Step { from, to: None });
-                        return;
-                    }
-                    found[n] = Step { from, to: None };
-                    n += 1;
-                }
-                continue;
-            }
             if Raglan::goes_home(state, card) {
                 if Raglan::safe_home(state, card) {
                     out.push(Step { from, to: None });
@@ -648,7 +632,12 @@ impl Game for Raglan {
                 found[n] = Step { from, to: None };
                 n += 1;
             }
-            if !may_build(from) {
+            // A reserve card nothing free could build on goes only home.
+            let unbuilt = matches!(from, From::Reserve(_))
+                && BUILT_ON[card.index()]
+                    .iter()
+                    .all(|&on| on == NO_BASE || free & 1 << on == 0);
+            if unbuilt || !may_build(from) {
                 continue;
             }
             for base in BASES[card.index()] {
