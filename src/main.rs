@@ -141,7 +141,8 @@ struct LimitArgs {
     timeout: Option<Duration>,
     /// Cap on transposition-table memory, e.g. 512M, 2G; a batch shares it
     /// among its threads. At the cap the table forgets positions: slower,
-    /// never wrong.
+    /// never wrong. The path being searched may take as much again (at
+    /// least 64M); past that the verdict is `unknown`.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
     memory: usize,
 }
@@ -336,6 +337,7 @@ fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) ->
                     "stopped at --max-nodes {}",
                     limits.max_nodes.unwrap_or_default()
                 ),
+                Some(search::Stop::Memory) => "the path being searched outgrew --memory".into(),
                 Some(search::Stop::Timeout) => format!(
                     "stopped at --timeout {}s",
                     limits.timeout.unwrap_or_default().as_secs_f64()

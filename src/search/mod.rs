@@ -29,7 +29,8 @@ use crate::notation;
 pub struct Limits {
     pub max_nodes: Option<u64>,
     pub timeout: Option<Duration>,
-    /// The table's cap in bytes.
+    /// The table's cap in bytes; the path being searched may take as much
+    /// again, or 64 MiB (see [`solve`]).
     pub memory: usize,
     /// Set from outside (Ctrl-C) to stop the search.
     pub cancel: Option<Arc<AtomicBool>>,
@@ -84,6 +85,8 @@ impl std::fmt::Display for Verdict {
 pub enum Stop {
     MaxNodes,
     Timeout,
+    /// The path being searched outgrew the table's cap.
+    Memory,
     Interrupted,
 }
 
@@ -136,6 +139,10 @@ enum End<M> {
 /// comes next.
 const MAX_NARROWED_NODES: u64 = 1 << 26;
 
+/// The path's own floor: a small table should make a search forget
+/// positions, not stop it after a few dozen moves.
+pub const MIN_PATH_BYTES: usize = 64 << 20;
+
 /// Searches `game` from its initial position, using `table` (cleared
 /// first).
 ///
@@ -150,6 +157,13 @@ const MAX_NARROWED_NODES: u64 = 1 << 26;
 /// left or the budget outgrows [`MAX_NARROWED_NODES`], the full search
 /// decides. A lost deal pays for the narrowed attempts on top of the full
 /// search.
+///
+/// Besides the table, the search keeps the path it is on: each position
+/// with its moves and the positions they lead to. Where moves can be
+/// undone that path can grow long (hundreds of thousands of positions in
+/// Raglan), so it may take at most as many bytes as the table's cap, or
+/// [`MIN_PATH_BYTES`] if that is more; past that the search stops,
+/// `unknown`.
 pub fn solve<G: Game>(game: &G, limits: &Limits, table: &mut Table<G::Key>) -> Report {
     let started = Instant::now();
     let mut search = Search {
@@ -165,6 +179,7 @@ pub fn solve<G: Game>(game: &G, limits: &Limits, table: &mut Table<G::Key>) -> R
         path_kept: false,
         narrowing: 0,
         attempt_end: u64::MAX,
+        path_cap: table.cap().max(MIN_PATH_BYTES),
     };
     let mut levels = G::NARROWINGS.to_vec();
     let mut budget = G::NARROWED_NODES;
@@ -228,6 +243,8 @@ struct Search<'a, G: Game> {
     narrowing: u32,
     /// The node count at which this attempt gives up.
     attempt_end: u64,
+    /// The most bytes the path may take.
+    path_cap: usize,
 }
 
 impl<G: Game> Search<'_, G> {
@@ -346,6 +363,9 @@ impl<G: Game> Search<'_, G> {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(End::Stopped(Stop::Timeout));
             }
+            if self.path_bytes() > self.path_cap {
+                return Err(End::Stopped(Stop::Memory));
+            }
             if let Some(cancel) = &self.limits.cancel
                 && cancel.load(Ordering::Relaxed)
             {
@@ -353,6 +373,13 @@ impl<G: Game> Search<'_, G> {
             }
         }
         Ok(())
+    }
+
+    /// Bytes the path takes: what its vectors hold, room to grow included.
+    fn path_bytes(&self) -> usize {
+        self.stack.capacity() * size_of::<Frame<G::State, G::Key>>()
+            + self.moves.capacity() * size_of::<G::Move>()
+            + self.children.capacity() * size_of::<(G::State, G::Key)>()
     }
 
     /// The moves from the start to the win: the move last tried in each
@@ -444,6 +471,22 @@ mod tests {
         });
         assert_eq!(report.verdict, Verdict::Lost);
         assert_eq!(report.attempts, 3);
+    }
+
+    #[test]
+    fn a_path_longer_than_the_cap_stops_the_search() {
+        // A path of a million positions takes over 64 MiB: more than a
+        // 1 MiB table allows, less than a 256 MiB one.
+        let long = || Line {
+            len: 1_000_000,
+            goal: 1_000_000,
+            wall: 1_000_000,
+        };
+        let cramped = solve(&long(), &Limits::default(), &mut Table::new(1 << 20));
+        assert_eq!(cramped.verdict, Verdict::Unknown);
+        assert_eq!(cramped.stop, Some(Stop::Memory));
+        let roomy = solve(&long(), &Limits::default(), &mut Table::new(256 << 20));
+        assert_eq!(roomy.verdict, Verdict::Won);
     }
 
     #[test]

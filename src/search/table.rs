@@ -74,6 +74,8 @@ pub struct Table<K: TableKey> {
     scratch: Vec<K>,
     /// Whether a position was dropped since the last clear.
     forgot: bool,
+    /// The cap given, in bytes.
+    cap: usize,
 }
 
 impl<K: TableKey> Table<K> {
@@ -95,6 +97,7 @@ impl<K: TableKey> Table<K> {
             max_slots,
             scratch: Vec::new(),
             forgot: false,
+            cap: max_bytes,
         }
     }
 
@@ -221,6 +224,11 @@ impl<K: TableKey> Table<K> {
     /// does, every position it was given is still there.
     pub fn has_forgotten(&self) -> bool {
         self.forgot
+    }
+
+    /// The cap in bytes the table was made with.
+    pub fn cap(&self) -> usize {
+        self.cap
     }
 
     /// Most positions held at once since the last clear.
