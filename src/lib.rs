@@ -2,7 +2,7 @@
 //!
 //! A library with a thin command line on top. Each game has a fast engine
 //! ([`games`]) searched by one generic depth-first search ([`search`]), and
-//! plain reference rules ([`reference`]) that check it.
+//! plain reference rules ([`mod@reference`]) that check it.
 
 pub mod batch;
 pub mod board;

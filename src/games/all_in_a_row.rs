@@ -210,7 +210,7 @@ pub struct AllInARow {
     /// [`pile_scores`] of the deal.
     pile_scores: [[u32; DEPTH + 1]; PILES],
     start: State,
-    /// Answers of [`walk_exists`], which depends only on the ranks left and
+    /// Answers of `walk_exists`, which depends only on the ranks left and
     /// the foundation's rank, shared by the many positions that agree on
     /// those. Direct-mapped; each slot holds the question (57 bits) with
     /// the answer in the top bit.
@@ -232,7 +232,7 @@ fn adjacent(a: usize, b: usize) -> bool {
 }
 
 impl AllInARow {
-    /// [`walk_exists`], remembered.
+    /// `walk_exists`, remembered.
     fn walk_exists(&self, left: RankCounts, at: usize) -> bool {
         const ANSWER: u64 = 1 << 63;
         let question = left.0 | (at as u64) << 52 | 1 << 56;
@@ -422,7 +422,7 @@ impl Game for AllInARow {
         }
     }
 
-    /// See [`walk_exists`]: the ranks left must still be coverable by a
+    /// See `walk_exists`: the ranks left must still be coverable by a
     /// walk of single rank steps from the foundation's rank.
     fn is_dead_end(&self, state: &State) -> bool {
         match state.top {

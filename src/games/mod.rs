@@ -2,7 +2,7 @@
 //! its engine and its reference rules.
 //!
 //! Adding a game is its engine file, its reference rules file, a variant
-//! here and one arm in [`with_game!`].
+//! here and one arm in `with_game!`.
 
 pub mod all_in_a_row;
 pub mod raglan;

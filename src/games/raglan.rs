@@ -10,7 +10,7 @@
 //! there, and a run built on top of them. A run card can only have got
 //! there by a legal build, so each run card is fixed by the one below but
 //! for which suit of its colour it is: one bit. That makes a pile a 25-bit
-//! [`PileCode`], and the state little more than nine of them: a child
+//! `PileCode`, and the state little more than nine of them: a child
 //! position is cheap to make, copy and key.
 
 use crate::board::{Board, BoardError, Pile};
@@ -224,7 +224,7 @@ pub struct State {
     rearranged: u8,
 }
 
-/// "No pile" in [`State::must_build`].
+/// "No pile" in `State::must_build`.
 const NO_PILE: u8 = u8::MAX;
 
 impl State {
@@ -396,7 +396,7 @@ impl Raglan {
         matches!(from, From::Pile(p) if state.piles[p as usize].run_len() > 0)
     }
 
-    /// Puts `moves` in [`Raglan::order`], best first.
+    /// Puts `moves` in `Raglan::order`, best first.
     fn sort(&self, state: &State, moves: &mut [Step]) {
         if moves.len() < 2 {
             return;
@@ -550,12 +550,12 @@ impl Game for Raglan {
     }
 
     /// Moves best first: a safe move home alone (see
-    /// [`Raglan::safe_home`]); otherwise in [`Raglan::order`]. Only one
+    /// `Raglan::safe_home`); otherwise in `Raglan::order`. Only one
     /// empty pile is offered (the piles are alike), and a card alone in its
     /// pile never moves to an empty one (the same position).
     ///
     /// A reserve card goes to the tableau only to be built on at once: the
-    /// position after it, marked by [`State::must_build`] (which is in the
+    /// position after it, marked by `State::must_build` (which is in the
     /// key), offers only the cards that build on it. Why no win is lost:
     /// putting a reserve card `r` on a pile uncovers nothing and only
     /// covers that pile's top, so all it can be for is to have a card

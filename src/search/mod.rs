@@ -4,8 +4,10 @@
 //! Why the verdicts are exact: the walk is graph reachability with a
 //! visited set. Every position reachable from the start is either expanded
 //! or was expanded before (it is in the table), so if a won position is
-//! reachable, the walk reaches it; `lost` is reported only when the walk
-//! ran to its end. A position the table forgot is expanded again: more
+//! reachable, the walk reaches it; `lost` is reported only when a walk
+//! that left out no legal move but those its game proves needless (not a
+//! narrowed one, see [`solve`]) ran to its end. A position the table
+//! forgot is expanded again: more
 //! time, same verdict. Where moves can be undone, the positions on the
 //! current path are kept apart from the table once it has forgotten any,
 //! so forgetting can never let the walk go round a cycle for ever.
@@ -85,7 +87,7 @@ impl std::fmt::Display for Verdict {
 pub enum Stop {
     MaxNodes,
     Timeout,
-    /// The path being searched outgrew the table's cap.
+    /// The path being searched outgrew its cap (see [`solve`]).
     Memory,
     Interrupted,
 }
@@ -141,7 +143,7 @@ const MAX_NARROWED_NODES: u64 = 1 << 26;
 
 /// The path's own floor: a small table should make a search forget
 /// positions, not stop it after a few dozen moves.
-pub const MIN_PATH_BYTES: usize = 64 << 20;
+const MIN_PATH_BYTES: usize = 64 << 20;
 
 /// Searches `game` from its initial position, using `table` (cleared
 /// first).
@@ -154,7 +156,7 @@ pub const MIN_PATH_BYTES: usize = 64 << 20;
 /// between twin cards); a narrowed one backs out sooner, and finds most
 /// wins far faster. A narrowed attempt that ends without a win proves
 /// nothing, so its level and the narrower ones are dropped; when none is
-/// left or the budget outgrows [`MAX_NARROWED_NODES`], the full search
+/// left or the budget outgrows `MAX_NARROWED_NODES`, the full search
 /// decides. A lost deal pays for the narrowed attempts on top of the full
 /// search.
 ///
@@ -162,7 +164,7 @@ pub const MIN_PATH_BYTES: usize = 64 << 20;
 /// with its moves and the positions they lead to. Where moves can be
 /// undone that path can grow long (hundreds of thousands of positions in
 /// Raglan), so it may take at most as many bytes as the table's cap, or
-/// [`MIN_PATH_BYTES`] if that is more; past that the search stops,
+/// `MIN_PATH_BYTES` if that is more; past that the search stops,
 /// `unknown`.
 pub fn solve<G: Game>(game: &G, limits: &Limits, table: &mut Table<G::Key>) -> Report {
     let started = Instant::now();
