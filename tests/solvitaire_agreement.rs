@@ -62,8 +62,9 @@ fn raglan_verdicts_agree_with_solvitaire() {
 }
 
 /// A table far too small for the search forgets positions: the search
-/// expands some again, so it takes longer, but it still ends (the path is
-/// kept apart from the table once the table forgets) with the same verdict.
+/// expands some again, so it takes longer, but it still ends with the same
+/// verdict. (That the path guard alone ends a cycle the table forgot is a
+/// unit test in `search`, on a toy ring.)
 #[test]
 #[cfg_attr(debug_assertions, ignore = "millions of positions: run with --release")]
 fn a_table_that_forgets_keeps_the_verdicts() {
@@ -72,8 +73,8 @@ fn a_table_that_forgets_keeps_the_verdicts() {
         let record = records.iter().find(|r| r.deal == deal).expect("the board");
         let board = Board::parse(&record.text).expect("a Solvitaire board parses");
         let solve = |memory| {
-            // A search without a cycle guard would never end: this cap
-            // makes it fail instead, ten times what the board needs.
+            // A search that went round a cycle for ever would hit this cap
+            // and fail rather than hang.
             let limits = Limits {
                 memory,
                 max_nodes: Some(40_000_000),

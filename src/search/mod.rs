@@ -449,6 +449,57 @@ mod tests {
         }
     }
 
+    /// A ring of `len` positions, a step forward at a time, never won:
+    /// the walk comes back to its start after `len` moves.
+    struct Ring {
+        len: u64,
+    }
+
+    impl Game for Ring {
+        const ACYCLIC: bool = false;
+        type State = u64;
+        type Key = u64;
+        type Move = u64;
+
+        fn new(_: &Board) -> Result<Ring, BoardError> {
+            Err(BoardError::whole("a ring is built by hand"))
+        }
+        fn initial(&self) -> u64 {
+            0
+        }
+        fn key(&self, &at: &u64) -> u64 {
+            at + 1
+        }
+        fn is_won(&self, _: &u64) -> bool {
+            false
+        }
+        fn cards_home(&self, _: &u64) -> u32 {
+            0
+        }
+        fn moves(&self, &at: &u64, _: Option<u64>, _: u32, out: &mut Vec<u64>) {
+            out.push((at + 1) % self.len);
+        }
+        fn play(&self, _: &u64, to: u64) -> u64 {
+            to
+        }
+        fn notation(&self, _: &u64, _: u64, _: &mut Vec<notation::Move>) {}
+        fn to_board(&self, _: &u64) -> Board {
+            Board::default()
+        }
+    }
+
+    /// A table of a few thousand positions has long forgotten the start
+    /// when the walk comes round to it; only the path guard then knows the
+    /// start is on the path. Without it the walk would go round again, and
+    /// again, until the path outgrew its cap.
+    #[test]
+    fn the_path_guard_ends_a_cycle_the_table_forgot() {
+        let ring = Ring { len: 200_000 };
+        let report = solve(&ring, &Limits::default(), &mut Table::new(64 << 10));
+        assert_eq!(report.verdict, Verdict::Lost, "{:?}", report.stop);
+        assert_eq!(report.nodes, 200_000);
+    }
+
     fn solve_line(line: Line) -> Report {
         solve(&line, &Limits::default(), &mut Table::new(1 << 20))
     }
