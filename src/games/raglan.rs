@@ -60,46 +60,36 @@ const fn other_colour(card: Card, rank: u8, bit: u32) -> Card {
     }
 }
 
-/// The two cards a card may be built on (the other colour, one rank up),
-/// by card index: their indices, or [`NO_BASE`] for a King's.
-const BASES: [[u8; 2]; Card::COUNT] = {
-    let mut bases = [[NO_BASE; 2]; Card::COUNT];
+/// For each card (by index), the indices of the two cards of the other
+/// colour one rank up (`up`) or down, or [`NO_BASE`] where there is no
+/// such rank.
+const fn neighbours(up: bool) -> [[u8; 2]; Card::COUNT] {
+    let mut table = [[NO_BASE; 2]; Card::COUNT];
     let mut i = 0;
     while i < Card::COUNT {
         let card = Card::from_index(i);
         let rank = card.rank().get();
-        if rank < 13 {
-            bases[i] = [
-                other_colour(card, rank + 1, 0).index() as u8,
-                other_colour(card, rank + 1, 1).index() as u8,
+        let next = if up { rank + 1 } else { rank - 1 };
+        if next >= 1 && next <= 13 {
+            table[i] = [
+                other_colour(card, next, 0).index() as u8,
+                other_colour(card, next, 1).index() as u8,
             ];
         }
         i += 1;
     }
-    bases
-};
+    table
+}
 
-/// A King's bases in [`BASES`]: one past the cards, never a pile's top.
+/// The two cards a card may be built on; none for a King.
+const BASES: [[u8; 2]; Card::COUNT] = neighbours(true);
+
+/// The two cards that may be built on a card; none for an Ace.
+const BUILT_ON: [[u8; 2]; Card::COUNT] = neighbours(false);
+
+/// "No card" in [`BASES`] and [`BUILT_ON`]: one past the cards, never a
+/// pile's top.
 const NO_BASE: u8 = Card::COUNT as u8;
-
-/// The two cards that may be built on a card (the other colour, one rank
-/// down), by card index: their indices, or [`NO_BASE`] for an Ace's.
-const BUILT_ON: [[u8; 2]; Card::COUNT] = {
-    let mut on = [[NO_BASE; 2]; Card::COUNT];
-    let mut i = 0;
-    while i < Card::COUNT {
-        let card = Card::from_index(i);
-        let rank = card.rank().get();
-        if rank > 1 {
-            on[i] = [
-                other_colour(card, rank - 1, 0).index() as u8,
-                other_colour(card, rank - 1, 1).index() as u8,
-            ];
-        }
-        i += 1;
-    }
-    on
-};
 
 /// One pile in 25 bits, low to high: a suit bit for each run card (13), the
 /// run's length (4) and where the pile's bottom comes from (8):

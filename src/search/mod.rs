@@ -401,15 +401,28 @@ mod tests {
     use super::*;
     use crate::board::{Board, BoardError};
 
-    /// A walk along a line of positions `0..=len`, a step either way, won
-    /// at `goal`. Narrowed searches may not step from `wall` to `wall + 1`.
-    struct Line {
-        len: u64,
-        goal: u64,
-        wall: u64,
+    /// A walk over positions `0..=last`, won at `goal` if there is one. On
+    /// a line it steps either way; on a ring only forward, from `last` back
+    /// to 0. Narrowed searches may not step forward from `wall`.
+    struct Walk {
+        last: u64,
+        goal: Option<u64>,
+        wall: Option<u64>,
+        ring: bool,
     }
 
-    impl Game for Line {
+    impl Walk {
+        fn line(last: u64, goal: u64, wall: u64) -> Walk {
+            Walk {
+                last,
+                goal: Some(goal),
+                wall: Some(wall),
+                ring: false,
+            }
+        }
+    }
+
+    impl Game for Walk {
         const ACYCLIC: bool = false;
         const NARROWINGS: &'static [u32] = &[1, 2];
         const NARROWED_NODES: u64 = 100;
@@ -417,8 +430,8 @@ mod tests {
         type Key = u64;
         type Move = u64;
 
-        fn new(_: &Board) -> Result<Line, BoardError> {
-            Err(BoardError::whole("a line is built by hand"))
+        fn new(_: &Board) -> Result<Walk, BoardError> {
+            Err(BoardError::whole("a walk is built by hand"))
         }
         fn initial(&self) -> u64 {
             0
@@ -427,16 +440,23 @@ mod tests {
             at + 1
         }
         fn is_won(&self, &at: &u64) -> bool {
-            at == self.goal
+            self.goal == Some(at)
         }
         fn cards_home(&self, &at: &u64) -> u32 {
             at as u32
         }
         fn moves(&self, &at: &u64, _: Option<u64>, narrowing: u32, out: &mut Vec<u64>) {
-            if at < self.len && (narrowing == 0 || at != self.wall) {
-                out.push(at + 1);
+            let forward = match (at < self.last, self.ring) {
+                (true, _) => Some(at + 1),
+                (false, true) => Some(0),
+                (false, false) => None,
+            };
+            if let Some(next) = forward
+                && (narrowing == 0 || self.wall != Some(at))
+            {
+                out.push(next);
             }
-            if at > 0 {
+            if !self.ring && at > 0 {
                 out.push(at - 1);
             }
         }
@@ -449,97 +469,22 @@ mod tests {
         }
     }
 
-    /// A ring of `len` positions, a step forward at a time, never won:
-    /// the walk comes back to its start after `len` moves.
-    struct Ring {
-        len: u64,
-    }
-
-    impl Game for Ring {
-        const ACYCLIC: bool = false;
-        type State = u64;
-        type Key = u64;
-        type Move = u64;
-
-        fn new(_: &Board) -> Result<Ring, BoardError> {
-            Err(BoardError::whole("a ring is built by hand"))
-        }
-        fn initial(&self) -> u64 {
-            0
-        }
-        fn key(&self, &at: &u64) -> u64 {
-            at + 1
-        }
-        fn is_won(&self, _: &u64) -> bool {
-            false
-        }
-        fn cards_home(&self, _: &u64) -> u32 {
-            0
-        }
-        fn moves(&self, &at: &u64, _: Option<u64>, _: u32, out: &mut Vec<u64>) {
-            out.push((at + 1) % self.len);
-        }
-        fn play(&self, _: &u64, to: u64) -> u64 {
-            to
-        }
-        fn notation(&self, _: &u64, _: u64, _: &mut Vec<notation::Move>) {}
-        fn to_board(&self, _: &u64) -> Board {
-            Board::default()
-        }
-    }
-
-    /// A table of a few thousand positions has long forgotten the start
-    /// when the walk comes round to it; only the path guard then knows the
-    /// start is on the path. Without it the walk would go round again, and
-    /// again, until the path outgrew its cap.
-    #[test]
-    fn the_path_guard_ends_a_cycle_the_table_forgot() {
-        let ring = Ring { len: 200_000 };
-        let report = solve(&ring, &Limits::default(), &mut Table::new(64 << 10));
-        assert_eq!(report.verdict, Verdict::Lost, "{:?}", report.stop);
-        assert_eq!(report.nodes, 200_000);
-    }
-
-    fn solve_line(line: Line) -> Report {
-        solve(&line, &Limits::default(), &mut Table::new(1 << 20))
+    fn solve_walk(walk: Walk, memory: usize) -> Report {
+        solve(&walk, &Limits::default(), &mut Table::new(memory))
     }
 
     #[test]
     fn narrowed_attempts_that_find_no_win_give_way_to_the_full_search() {
-        let report = solve_line(Line {
-            len: 50,
-            goal: 40,
-            wall: 20,
-        });
+        let report = solve_walk(Walk::line(50, 40, 20), 1 << 20);
         assert_eq!(report.verdict, Verdict::Won);
         assert_eq!(report.attempts, 3, "levels 1 and 2, then in full");
     }
 
     #[test]
     fn only_the_full_search_proves_a_loss() {
-        let report = solve_line(Line {
-            len: 50,
-            goal: 60,
-            wall: 20,
-        });
+        let report = solve_walk(Walk::line(50, 60, 20), 1 << 20);
         assert_eq!(report.verdict, Verdict::Lost);
         assert_eq!(report.attempts, 3);
-    }
-
-    #[test]
-    fn a_path_longer_than_the_cap_stops_the_search() {
-        // A path of a million positions takes over 64 MiB: more than a
-        // 1 MiB table allows, less than a 256 MiB one.
-        let long = || Line {
-            len: 1_000_000,
-            goal: 1_000_000,
-            wall: 1_000_000,
-        };
-        let cramped = solve(&long(), &Limits::default(), &mut Table::new(1 << 20));
-        assert_eq!(cramped.verdict, Verdict::Unknown);
-        assert_eq!(cramped.stop, Some(Stop::Memory));
-        let roomy = solve(&long(), &Limits::default(), &mut Table::new(256 << 20));
-        assert_eq!(roomy.verdict, Verdict::Won);
     }
 
     #[test]
@@ -547,13 +492,36 @@ mod tests {
         // 300 positions before the wall: levels 1 and 2 run out at 100 and
         // 200 nodes, level 1 ends at 400 (the wall), then level 2, then in
         // full.
-        let report = solve_line(Line {
-            len: 500,
-            goal: 450,
-            wall: 300,
-        });
+        let report = solve_walk(Walk::line(500, 450, 300), 1 << 20);
         assert_eq!(report.verdict, Verdict::Won);
         assert_eq!(report.attempts, 5);
         assert!(report.nodes > 100 + 200 + 300 + 300 + 450);
+    }
+
+    #[test]
+    fn a_path_longer_than_the_cap_stops_the_search() {
+        // A path of a million positions takes over 64 MiB: more than a
+        // 1 MiB table allows, less than a 256 MiB one.
+        let long = || Walk::line(1_000_000, 1_000_000, 1_000_000);
+        let cramped = solve_walk(long(), 1 << 20);
+        assert_eq!(cramped.verdict, Verdict::Unknown);
+        assert_eq!(cramped.stop, Some(Stop::Memory));
+        assert_eq!(solve_walk(long(), 256 << 20).verdict, Verdict::Won);
+    }
+
+    /// A table of a few thousand positions has long forgotten the start
+    /// when the walk comes round the ring to it; only the path guard then
+    /// knows the start is on the path. Without it the walk would go round
+    /// again and again, until the path outgrew its cap.
+    #[test]
+    fn the_path_guard_ends_a_cycle_the_table_forgot() {
+        let ring = Walk {
+            last: 199_999,
+            goal: None,
+            wall: None,
+            ring: true,
+        };
+        let report = solve_walk(ring, 64 << 10);
+        assert_eq!(report.verdict, Verdict::Lost, "{:?}", report.stop);
     }
 }
