@@ -607,8 +607,8 @@ impl Game for Raglan {
         // The cards free to move, to tell whether a reserve card put on
         // the tableau could be built on at once.
         let mut free = 0u64;
-        for &top in &state.tops {
-            free |= 1u64.checked_shl(top as u32).unwrap_or(0);
+        for &top in state.tops.iter().filter(|&&top| top != NO_CARD) {
+            free |= 1 << top;
         }
         for r in (0..RESERVE).filter(|r| state.reserve & 1 << r != 0) {
             free |= 1 << self.reserve_cards[r].index();
