@@ -46,10 +46,12 @@ impl<const N: usize> TableKey for [u64; N] {
 /// forget positions it has room for.
 const PROBES: usize = 32;
 
-/// The smallest table, 1 MiB of 8-byte keys: clearing it costs far less
-/// than the median deal's search, and most deals never need it to grow
-/// (each growth rehashes every key).
-const MIN_SLOTS: usize = 1 << 17;
+/// The smallest table, 2048 slots (64 KiB of Raglan's keys). A search
+/// starts by clearing its table, and narrowed attempts clear it again, so
+/// the median deal, a few hundred positions, should not pay for clearing
+/// (and first touching) megabytes; a large search pays instead for a few
+/// more growths, each rehashing far fewer keys than it then searches.
+const MIN_SLOTS: usize = 1 << 11;
 
 /// A table of positions, grown as a search needs it up to a cap.
 ///
