@@ -475,7 +475,9 @@ fn walk_exists(counts: [u8; RANKS], at: usize) -> bool {
     let needed: u16 = (0..RANKS)
         .filter(|&r| counts[r] > 0)
         .fold(1 << at, |mask, r| mask | 1 << r);
-    if needed == 1 << at {
+    // No cards left is the only walk of no steps: cards of the
+    // foundation's own rank alone can never be played.
+    if counts.iter().all(|&c| c == 0) {
         return true;
     }
     // Crossings with the end term left out: `free[r]` is the alternating
