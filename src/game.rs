@@ -30,9 +30,13 @@ pub trait Game: Sized {
     /// in full at once.
     const NARROWINGS: &'static [u32] = &[];
 
-    /// The node budget of the first narrowed attempt; each next one has
-    /// twice the one before.
-    const NARROWED_NODES: u64 = 100_000;
+    /// Whether the attempts before the full search include best-first
+    /// ones, led by [`Game::score`] (see [`crate::search::solve`]).
+    const BEST_FIRST: bool = false;
+
+    /// The node budget of the first attempt before the full search; each
+    /// next one has twice the one before.
+    const ATTEMPT_NODES: u64 = 100_000;
 
     /// The engine for a board, or why the board is not one of this game's.
     fn new(board: &Board) -> Result<Self, BoardError>;
@@ -68,6 +72,13 @@ pub trait Game: Sized {
     );
 
     fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
+
+    /// How promising a position looks to a best-first attempt, higher
+    /// first. Read only when [`Game::BEST_FIRST`] is set; it steers, it
+    /// never prunes, so it needs no proof, only measurements.
+    fn score(&self, _state: &Self::State) -> i32 {
+        0
+    }
 
     /// A sound dead-end test: `true` only if no win can be reached from the
     /// position. The default never prunes.

@@ -293,6 +293,40 @@ impl Raglan {
         cards
     }
 
+    /// How many cards lie on each card (0 for cards off the tableau), and
+    /// how many piles are empty.
+    fn depths(&self, state: &State) -> ([u8; Card::COUNT], i32) {
+        let mut depth = [0u8; Card::COUNT];
+        let mut empties = 0;
+        for (p, &code) in state.piles.iter().enumerate() {
+            if code.is_empty() {
+                empties += 1;
+                continue;
+            }
+            let (dealt, run) = (code.dealt_left(), code.run_len() as usize);
+            let mut above = (dealt + run) as u8;
+            for card in &self.start_cards[p][..dealt] {
+                above -= 1;
+                depth[card.index()] = above;
+            }
+            let (mut below, first) = match dealt {
+                0 => {
+                    above -= 1;
+                    depth[code.origin() as usize] = above;
+                    (Card::from_index(code.origin() as usize), 1)
+                }
+                _ => (self.start_cards[p][dealt - 1], 0),
+            };
+            for i in first..run as u32 {
+                let card = other_colour(below, below.rank().get() - 1, code.bit(i));
+                above -= 1;
+                depth[card.index()] = above;
+                below = card;
+            }
+        }
+        (depth, empties)
+    }
+
     fn goes_home(state: &State, card: Card) -> bool {
         state.home[card.suit().index()] + 1 == card.rank().get()
     }
@@ -426,6 +460,7 @@ impl Game for Raglan {
     /// 7s, over and over). Numbered deals 1..1000, --timeout 10s: 30 s on
     /// 2 threads with levels 4 and 8, 66 s in full at once.
     const NARROWINGS: &'static [u32] = &[4, 8];
+    const BEST_FIRST: bool = true;
     type State = State;
     type Key = [u64; 4];
     type Move = Step;
@@ -533,6 +568,25 @@ impl Game for Raglan {
 
     fn is_won(&self, state: &State) -> bool {
         state.home.iter().all(|&r| r == 13)
+    }
+
+    /// Three points a card home and one an empty pile, less the cards
+    /// lying on the next three cards each suit needs, weighted 8, 4 and
+    /// 2: a position scores well when the cards the foundations wait for
+    /// are near the surface. Cards home weigh little beside that; with 20
+    /// a card home (against the same 8, 4, 2) the best-first attempts chased
+    /// easy cards home and left 4 of 15 hard deals unsolved in 3 million
+    /// positions, where these weights solved all 15 in 1.4 million.
+    fn score(&self, state: &State) -> i32 {
+        const NEXT: [i32; 3] = [8, 4, 2];
+        let (depth, empties) = self.depths(state);
+        let mut score = 3 * self.cards_home(state) as i32 + empties;
+        for (suit, &home) in state.home.iter().enumerate() {
+            for (weight, rank) in NEXT.iter().zip(home as usize..13) {
+                score -= weight * depth[suit * 13 + rank] as i32;
+            }
+        }
+        score
     }
 
     fn cards_home(&self, state: &State) -> u32 {
@@ -820,6 +874,41 @@ mod tests {
             }
         }
         assert!(checked > 20, "only {checked} positions could rearrange");
+    }
+
+    /// The depths the best-first score reads, taken from the codes, are
+    /// those of the cards as the piles spell them out, runs and emptied
+    /// piles included.
+    #[test]
+    fn depths_count_the_cards_lying_on_each_card() {
+        let mut runs_seen = 0;
+        for n in 1..50 {
+            let game = Raglan::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+            let mut state = game.initial();
+            let mut last = None;
+            for _ in 0..60 {
+                let (depth, empties) = game.depths(&state);
+                let mut expected = [0u8; Card::COUNT];
+                let mut empty = 0;
+                for p in 0..PILES {
+                    let cards = game.pile_cards(&state, p);
+                    empty += cards.is_empty() as i32;
+                    for (i, card) in cards.iter().enumerate() {
+                        expected[card.index()] = (cards.len() - 1 - i) as u8;
+                    }
+                    runs_seen += (state.piles[p].run_len() > 1) as u32;
+                }
+                assert_eq!(depth, expected, "deal {n}");
+                assert_eq!(empties, empty, "deal {n}");
+                let mut moves = Vec::new();
+                game.moves(&state, last, 0, &mut moves);
+                // The last move, not the first: the first goes home.
+                let Some(&step) = moves.last() else { break };
+                state = game.play(&state, step);
+                last = Some(step);
+            }
+        }
+        assert!(runs_seen > 100, "few runs met: {runs_seen}");
     }
 
     /// Every card and base the engine may meet: pushing a run and popping it

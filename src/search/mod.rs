@@ -12,6 +12,7 @@
 //! current path are kept apart from the table once it has forgotten any,
 //! so forgetting can never let the walk go round a cycle for ever.
 
+mod best_first;
 mod table;
 
 use std::sync::Arc;
@@ -135,30 +136,89 @@ enum End<M> {
     Stopped(Stop),
     /// The attempt used up its nodes.
     OutOfNodes,
+    /// A best-first attempt filled the memory it may take.
+    OutOfRoom,
 }
 
-/// Past this budget a narrowed attempt is not worth it: the full search
-/// comes next.
-const MAX_NARROWED_NODES: u64 = 1 << 26;
+/// Past this budget an attempt before the full search is not worth it:
+/// the full search comes next.
+const MAX_ATTEMPT_NODES: u64 = 1 << 26;
 
 /// The path's own floor: a small table should make a search forget
 /// positions, not stop it after a few dozen moves.
 const MIN_PATH_BYTES: usize = 64 << 20;
 
+/// How one attempt searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tactic {
+    /// Best-first, with every move (see `Search::best_first`).
+    BestFirst,
+    /// Depth-first at a level of narrowing.
+    Narrowed(u32),
+    /// Depth-first with every move and no budget: this one decides.
+    Full,
+}
+
+/// The attempts of one search, in turn, each with twice the nodes of the
+/// one before.
+struct Schedule {
+    tactics: Vec<Tactic>,
+    turn: usize,
+    budget: u64,
+}
+
+impl Schedule {
+    fn new<G: Game>() -> Schedule {
+        let best_first = G::BEST_FIRST.then_some(Tactic::BestFirst);
+        let narrowed = G::NARROWINGS.iter().map(|&level| Tactic::Narrowed(level));
+        Schedule {
+            tactics: best_first.into_iter().chain(narrowed).collect(),
+            turn: 0,
+            budget: G::ATTEMPT_NODES,
+        }
+    }
+
+    /// The next attempt and its node budget (none for the full search).
+    fn next(&mut self) -> (Tactic, Option<u64>) {
+        if self.tactics.is_empty() || self.budget > MAX_ATTEMPT_NODES {
+            return (Tactic::Full, None);
+        }
+        let tactic = self.tactics[self.turn % self.tactics.len()];
+        self.turn += 1;
+        let budget = self.budget;
+        self.budget *= 2;
+        (tactic, Some(budget))
+    }
+
+    /// Leaves out `tactic` from now on; for a narrowing level, the
+    /// narrower ones too, since they search part of what it searched.
+    fn drop(&mut self, tactic: Tactic) {
+        self.tactics.retain(|&kept| match (kept, tactic) {
+            (Tactic::Narrowed(kept), Tactic::Narrowed(level)) => kept > level,
+            _ => kept != tactic,
+        });
+    }
+}
+
 /// Searches `game` from its initial position, using `table` (cleared
 /// first).
 ///
-/// A game with [`Game::NARROWINGS`] is searched first in narrowed
-/// attempts, which leave out moves the engine judges seldom needed, taking
-/// the levels in turn with a fresh table and twice the nodes each time. A
-/// depth-first search free to make every move can take a wrong turn early
-/// and spend millions of positions below it (in Raglan, shuffling runs
-/// between twin cards); a narrowed one backs out sooner, and finds most
-/// wins far faster. A narrowed attempt that ends without a win proves
-/// nothing, so its level and the narrower ones are dropped; when none is
-/// left or the budget outgrows `MAX_NARROWED_NODES`, the full search
-/// decides. A lost deal pays for the narrowed attempts on top of the full
-/// search.
+/// Before the full search come attempts that look for a win only, each
+/// with a fresh table and twice the nodes of the one before, taken in turn:
+/// best-first ones where the game has [`Game::BEST_FIRST`], then one per
+/// level of [`Game::NARROWINGS`]. A depth-first search free to make every
+/// move can take a wrong turn early and spend millions of positions below
+/// it (in Raglan, shuffling runs between twin cards); a narrowed one, which
+/// leaves out moves the engine judges seldom needed, backs out sooner, and
+/// a best-first one goes back to the early choice as soon as it looks
+/// better than where the search got to. Together they find most wins far
+/// faster. A narrowed attempt that ends without a win proves nothing, so
+/// its level and the narrower ones are dropped; a best-first one that runs
+/// out of memory is dropped; when none is left or the budget outgrows
+/// `MAX_ATTEMPT_NODES`, the full search decides. A best-first attempt
+/// that expands every reachable position proves the deal lost as the full
+/// search would; otherwise a lost deal pays for the attempts on top of the
+/// full search.
 ///
 /// Besides the table, the search keeps the path it is on: each position
 /// with its moves and the positions they lead to. Where moves can be
@@ -168,46 +228,29 @@ const MIN_PATH_BYTES: usize = 64 << 20;
 /// `unknown`.
 pub fn solve<G: Game>(game: &G, limits: &Limits, table: &mut Table<G::Key>) -> Report {
     let started = Instant::now();
-    let mut search = Search {
-        game,
-        limits,
-        deadline: limits.timeout.map(|t| started + t),
-        nodes: 0,
-        best: 0,
-        moves: Vec::new(),
-        children: Vec::new(),
-        stack: Vec::new(),
-        path: AHashSet::new(),
-        path_kept: false,
-        narrowing: 0,
-        attempt_end: u64::MAX,
-        path_cap: table.cap().max(MIN_PATH_BYTES),
-    };
-    let mut levels = G::NARROWINGS.to_vec();
-    let mut budget = G::NARROWED_NODES;
+    let mut search = Search::new(game, limits, table.cap().max(MIN_PATH_BYTES));
+    let mut schedule = Schedule::new::<G>();
     let (mut attempts, mut table_peak) = (0, 0);
     let (verdict, stop, moves) = loop {
-        search.narrowing = match levels.len() {
-            0 => 0,
-            _ if budget > MAX_NARROWED_NODES => 0,
-            n => levels[attempts as usize % n],
+        let (tactic, budget) = schedule.next();
+        search.narrowing = match tactic {
+            Tactic::Narrowed(level) => level,
+            Tactic::BestFirst | Tactic::Full => 0,
         };
-        search.attempt_end = match search.narrowing {
-            0 => u64::MAX,
-            _ => search.nodes.saturating_add(budget),
-        };
+        search.attempt_end = budget.map_or(u64::MAX, |b| search.nodes.saturating_add(b));
         attempts += 1;
-        let end = search.run(table);
+        let end = match tactic {
+            Tactic::BestFirst => search.best_first(table),
+            Tactic::Narrowed(_) | Tactic::Full => search.run(table),
+        };
         table_peak = table_peak.max(table.peak());
         match end {
             End::Won(moves) => break (Verdict::Won, None, moves),
-            End::Lost if search.narrowing != 0 => {
-                let level = search.narrowing;
-                levels.retain(|&wider| wider > level);
-            }
+            End::Lost if matches!(tactic, Tactic::Narrowed(_)) => schedule.drop(tactic),
             End::Lost => break (Verdict::Lost, None, Vec::new()),
             End::Stopped(stop) => break (Verdict::Unknown, Some(stop), Vec::new()),
-            End::OutOfNodes => budget *= 2,
+            End::OutOfNodes => {}
+            End::OutOfRoom => schedule.drop(tactic),
         }
     };
     Report {
@@ -249,7 +292,25 @@ struct Search<'a, G: Game> {
     path_cap: usize,
 }
 
-impl<G: Game> Search<'_, G> {
+impl<'a, G: Game> Search<'a, G> {
+    fn new(game: &'a G, limits: &'a Limits, path_cap: usize) -> Search<'a, G> {
+        Search {
+            game,
+            limits,
+            deadline: limits.timeout.map(|t| Instant::now() + t),
+            nodes: 0,
+            best: 0,
+            moves: Vec::new(),
+            children: Vec::new(),
+            stack: Vec::new(),
+            path: AHashSet::new(),
+            path_kept: false,
+            narrowing: 0,
+            attempt_end: u64::MAX,
+            path_cap,
+        }
+    }
+
     /// One attempt, from a fresh table.
     fn run(&mut self, table: &mut Table<G::Key>) -> End<notation::Move> {
         table.clear();
@@ -404,15 +465,17 @@ mod tests {
     /// A walk over positions `0..=last`, won at `goal` if there is one. On
     /// a line it steps either way; on a ring only forward, from `last` back
     /// to 0. Narrowed searches may not step forward from `wall`.
-    struct Walk {
+    /// With `BEST` set, the search tries best-first first, scoring a
+    /// position by how far along the line or ring it is.
+    struct Walk<const BEST: bool = false> {
         last: u64,
         goal: Option<u64>,
         wall: Option<u64>,
         ring: bool,
     }
 
-    impl Walk {
-        fn line(last: u64, goal: u64, wall: u64) -> Walk {
+    impl<const BEST: bool> Walk<BEST> {
+        fn line(last: u64, goal: u64, wall: u64) -> Walk<BEST> {
             Walk {
                 last,
                 goal: Some(goal),
@@ -422,15 +485,16 @@ mod tests {
         }
     }
 
-    impl Game for Walk {
+    impl<const BEST: bool> Game for Walk<BEST> {
         const ACYCLIC: bool = false;
         const NARROWINGS: &'static [u32] = &[1, 2];
-        const NARROWED_NODES: u64 = 100;
+        const BEST_FIRST: bool = BEST;
+        const ATTEMPT_NODES: u64 = 100;
         type State = u64;
         type Key = u64;
         type Move = u64;
 
-        fn new(_: &Board) -> Result<Walk, BoardError> {
+        fn new(_: &Board) -> Result<Walk<BEST>, BoardError> {
             Err(BoardError::whole("a walk is built by hand"))
         }
         fn initial(&self) -> u64 {
@@ -444,6 +508,9 @@ mod tests {
         }
         fn cards_home(&self, &at: &u64) -> u32 {
             at as u32
+        }
+        fn score(&self, &at: &u64) -> i32 {
+            at as i32
         }
         fn moves(&self, &at: &u64, _: Option<u64>, narrowing: u32, out: &mut Vec<u64>) {
             let forward = match (at < self.last, self.ring) {
@@ -496,6 +563,61 @@ mod tests {
         assert_eq!(report.verdict, Verdict::Won);
         assert_eq!(report.attempts, 5);
         assert!(report.nodes > 100 + 200 + 300 + 300 + 450);
+    }
+
+    fn solve_guided(walk: Walk<true>) -> Report {
+        solve(&walk, &Limits::default(), &mut Table::new(1 << 20))
+    }
+
+    #[test]
+    fn a_best_first_attempt_comes_first_and_makes_every_move() {
+        // The wall that stops the narrowed attempts does not stop it.
+        let report = solve_guided(Walk::line(50, 40, 20));
+        assert_eq!(report.verdict, Verdict::Won);
+        assert_eq!(report.attempts, 1);
+        assert_eq!(report.moves.len(), 0, "a walk's moves print as nothing");
+    }
+
+    #[test]
+    fn a_best_first_attempt_that_expands_everything_proves_a_loss() {
+        let report = solve_guided(Walk::line(50, 60, 20));
+        assert_eq!(report.verdict, Verdict::Lost);
+        assert_eq!(report.attempts, 1);
+    }
+
+    #[test]
+    fn best_first_and_narrowed_attempts_take_turns() {
+        // 150 positions to the goal: best-first runs out at 100 nodes,
+        // level 1 ends at the wall and is dropped, and the turn passes
+        // over level 2 to best-first again, with 400 nodes: enough.
+        let report = solve_guided(Walk::line(500, 150, 20));
+        assert_eq!(report.verdict, Verdict::Won);
+        assert_eq!(report.attempts, 3);
+        assert!(report.nodes > 100 + 20 + 150);
+    }
+
+    #[test]
+    fn a_best_first_attempt_past_its_memory_gives_up() {
+        let walk: Walk<true> = Walk::line(100_000, 100_000, 0);
+        let limits = Limits::default();
+        let mut search = Search::new(&walk, &limits, 4096);
+        let end = search.best_first(&mut Table::new(1 << 20));
+        assert!(matches!(end, End::OutOfRoom));
+        assert!(search.nodes < 100_000);
+    }
+
+    #[test]
+    fn the_schedule_drops_a_level_with_the_narrower_ones() {
+        let mut schedule = Schedule::new::<Walk<true>>();
+        let tactics = [Tactic::BestFirst, Tactic::Narrowed(1), Tactic::Narrowed(2)];
+        for (turn, tactic) in tactics.iter().cycle().take(4).enumerate() {
+            assert_eq!(schedule.next(), (*tactic, Some(100 << turn)));
+        }
+        schedule.drop(Tactic::Narrowed(1));
+        assert_eq!(schedule.tactics, [Tactic::BestFirst, Tactic::Narrowed(2)]);
+        schedule.drop(Tactic::Narrowed(2));
+        schedule.drop(Tactic::BestFirst);
+        assert_eq!(schedule.next(), (Tactic::Full, None));
     }
 
     #[test]
