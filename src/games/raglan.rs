@@ -458,7 +458,8 @@ impl Game for Raglan {
     /// free to rearrange can spend millions of positions moving runs
     /// between twin cards (6H and 6D swapping their places on two black
     /// 7s, over and over). Numbered deals 1..1000, --timeout 10s: 30 s on
-    /// 2 threads with levels 4 and 8, 66 s in full at once.
+    /// 2 threads with levels 4 and 8, 66 s in full at once (before the
+    /// best-first attempts, which brought it to 19 s).
     const NARROWINGS: &'static [u32] = &[4, 8];
     const BEST_FIRST: bool = true;
     type State = State;
@@ -838,76 +839,83 @@ mod tests {
         panic!("no deal from 1 to 99 offers a reserve card a pile at the start");
     }
 
+    /// Plays deals `1..deals` from the start, at most `steps` moves each,
+    /// taking the move `pick` chooses from the full list, and shows
+    /// `visit` each position with its full moves and the move that led
+    /// there, until `visit` says stop (`false`).
+    fn along_play(
+        deals: u64,
+        steps: usize,
+        pick: fn(&[Step]) -> Option<&Step>,
+        mut visit: impl FnMut(u64, &Raglan, &State, Option<Step>, &[Step]) -> bool,
+    ) {
+        for n in 1..deals {
+            let game = Raglan::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+            let mut state = game.initial();
+            let mut last = None;
+            for _ in 0..steps {
+                let mut full = Vec::new();
+                game.moves(&state, last, 0, &mut full);
+                if !visit(n, &game, &state, last, &full) {
+                    break;
+                }
+                let Some(&step) = pick(&full) else { break };
+                state = game.play(&state, step);
+                last = Some(step);
+            }
+        }
+    }
+
     /// Narrowed to level `k`, a position reached by `k` rearranging moves
     /// in a row offers every move but those that rearrange again; in full,
     /// or after fewer, it offers them too.
     #[test]
     fn a_narrowed_search_rearranges_only_so_many_times_in_a_row() {
         let mut checked = 0;
-        for n in 1..200 {
-            let game = Raglan::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
-            let mut state = game.initial();
-            let mut last = None;
-            for _ in 0..30 {
-                let mut full = Vec::new();
-                game.moves(&state, last, 0, &mut full);
-                let rearranging =
-                    |step: &Step| step.to.is_some() && Raglan::on_a_run(&state, step.from);
-                if full.iter().any(rearranging) {
-                    let tired = State {
-                        rearranged: 4,
-                        ..state
-                    };
-                    let (mut at_4, mut at_8) = (Vec::new(), Vec::new());
-                    game.moves(&tired, last, 4, &mut at_4);
-                    game.moves(&tired, last, 8, &mut at_8);
-                    let progress: Vec<Step> =
-                        full.iter().copied().filter(|s| !rearranging(s)).collect();
-                    assert_eq!(at_4, progress, "deal {n}");
-                    assert_eq!(at_8, full, "deal {n}");
-                    checked += 1;
-                    break;
-                }
-                let Some(&step) = full.first() else { break };
-                state = game.play(&state, step);
-                last = Some(step);
+        along_play(200, 30, <[Step]>::first, |n, game, state, last, full| {
+            let rearranging = |step: &Step| step.to.is_some() && Raglan::on_a_run(state, step.from);
+            if !full.iter().any(rearranging) {
+                return true;
             }
-        }
+            let tired = State {
+                rearranged: 4,
+                ..*state
+            };
+            let (mut at_4, mut at_8) = (Vec::new(), Vec::new());
+            game.moves(&tired, last, 4, &mut at_4);
+            game.moves(&tired, last, 8, &mut at_8);
+            let progress: Vec<Step> = full.iter().copied().filter(|s| !rearranging(s)).collect();
+            assert_eq!(at_4, progress, "deal {n}");
+            assert_eq!(at_8, full, "deal {n}");
+            checked += 1;
+            false
+        });
         assert!(checked > 20, "only {checked} positions could rearrange");
     }
 
     /// The depths the best-first score reads, taken from the codes, are
     /// those of the cards as the piles spell them out, runs and emptied
-    /// piles included.
+    /// piles included. (Play takes the last move, not the first, which
+    /// goes home.)
     #[test]
     fn depths_count_the_cards_lying_on_each_card() {
         let mut runs_seen = 0;
-        for n in 1..50 {
-            let game = Raglan::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
-            let mut state = game.initial();
-            let mut last = None;
-            for _ in 0..60 {
-                let (depth, empties) = game.depths(&state);
-                let mut expected = [0u8; Card::COUNT];
-                let mut empty = 0;
-                for p in 0..PILES {
-                    let cards = game.pile_cards(&state, p);
-                    empty += cards.is_empty() as i32;
-                    for (i, card) in cards.iter().enumerate() {
-                        expected[card.index()] = (cards.len() - 1 - i) as u8;
-                    }
-                    runs_seen += (state.piles[p].run_len() > 1) as u32;
+        along_play(50, 60, <[Step]>::last, |n, game, state, _, _| {
+            let (depth, empties) = game.depths(state);
+            let mut expected = [0u8; Card::COUNT];
+            let mut empty = 0;
+            for p in 0..PILES {
+                let cards = game.pile_cards(state, p);
+                empty += cards.is_empty() as i32;
+                for (i, card) in cards.iter().enumerate() {
+                    expected[card.index()] = (cards.len() - 1 - i) as u8;
                 }
-                assert_eq!(depth, expected, "deal {n}");
-                assert_eq!(empties, empty, "deal {n}");
-                let mut moves = Vec::new();
-                game.moves(&state, last, 0, &mut moves);
-                // The last move, not the first: the first goes home.
-                let Some(&step) = moves.last() else { break };
-                state = game.play(&state, step);
-                last = Some(step);
+                runs_seen += (state.piles[p].run_len() > 1) as u32;
             }
-        }
+            assert_eq!(depth, expected, "deal {n}");
+            assert_eq!(empties, empty, "deal {n}");
+            true
+        });
         assert!(runs_seen > 100, "few runs met: {runs_seen}");
     }
 
