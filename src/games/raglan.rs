@@ -271,25 +271,35 @@ impl Raglan {
         }
     }
 
-    /// A pile's cards, bottom to top.
-    fn pile_cards(&self, state: &State, pile: usize) -> Vec<Card> {
+    /// Calls `visit` on a pile's cards, bottom to top: the starting cards
+    /// left, then the run, each run card spelled out from the one below and
+    /// its suit bit. (A loop with a callback: as an iterator, the
+    /// best-first score that walks every pile took 43% more instructions.)
+    fn pile_cards(&self, state: &State, pile: usize, mut visit: impl FnMut(Card)) {
         let code = state.piles[pile];
-        let mut cards = self.start_cards[pile][..code.dealt_left()].to_vec();
-        let mut below = match (cards.last(), code.origin()) {
-            (Some(&top), _) => Some(top),
-            (None, PileCode::EMPTY_ORIGIN) => None,
-            (None, base) => {
-                cards.push(Card::from_index(base as usize));
-                Some(Card::from_index(base as usize))
+        let dealt = &self.start_cards[pile][..code.dealt_left()];
+        dealt.iter().for_each(|&card| visit(card));
+        let (mut below, first) = match dealt.last() {
+            Some(&top) => (top, 0),
+            None if code.is_empty() => return,
+            // An emptied pile's run starts with the card its origin names.
+            None => {
+                let origin = Card::from_index(code.origin() as usize);
+                visit(origin);
+                (origin, 1)
             }
         };
-        let first = if code.dealt_left() == 0 { 1 } else { 0 };
         for i in first..code.run_len() {
-            let base = below.expect("a run lies on a card");
-            let card = other_colour(base, base.rank().get() - 1, code.bit(i));
-            cards.push(card);
-            below = Some(card);
+            let card = other_colour(below, below.rank().get() - 1, code.bit(i));
+            visit(card);
+            below = card;
         }
+    }
+
+    /// A pile's cards, bottom to top.
+    fn pile_vec(&self, state: &State, pile: usize) -> Vec<Card> {
+        let mut cards = Vec::with_capacity(state.piles[pile].cards());
+        self.pile_cards(state, pile, |card| cards.push(card));
         cards
     }
 
@@ -299,30 +309,12 @@ impl Raglan {
         let mut depth = [0u8; Card::COUNT];
         let mut empties = 0;
         for (p, &code) in state.piles.iter().enumerate() {
-            if code.is_empty() {
-                empties += 1;
-                continue;
-            }
-            let (dealt, run) = (code.dealt_left(), code.run_len() as usize);
-            let mut above = (dealt + run) as u8;
-            for card in &self.start_cards[p][..dealt] {
+            empties += code.is_empty() as i32;
+            let mut above = code.cards() as u8;
+            self.pile_cards(state, p, |card| {
                 above -= 1;
                 depth[card.index()] = above;
-            }
-            let (mut below, first) = match dealt {
-                0 => {
-                    above -= 1;
-                    depth[code.origin() as usize] = above;
-                    (Card::from_index(code.origin() as usize), 1)
-                }
-                _ => (self.start_cards[p][dealt - 1], 0),
-            };
-            for i in first..run as u32 {
-                let card = other_colour(below, below.rank().get() - 1, code.bit(i));
-                above -= 1;
-                depth[card.index()] = above;
-                below = card;
-            }
+            });
         }
         (depth, empties)
     }
@@ -774,7 +766,7 @@ impl Game for Raglan {
                     .collect(),
             ),
             piles: (0..PILES)
-                .map(|p| Pile::face_up(self.pile_cards(state, p)))
+                .map(|p| Pile::face_up(self.pile_vec(state, p)))
                 .collect(),
             ..Board::default()
         }
@@ -905,7 +897,7 @@ mod tests {
             let mut expected = [0u8; Card::COUNT];
             let mut empty = 0;
             for p in 0..PILES {
-                let cards = game.pile_cards(state, p);
+                let cards = game.pile_vec(state, p);
                 empty += cards.is_empty() as i32;
                 for (i, card) in cards.iter().enumerate() {
                     expected[card.index()] = (cards.len() - 1 - i) as u8;
