@@ -62,10 +62,10 @@ impl<G: Game> Search<'_, G> {
     /// One best-first attempt, from a fresh table, until a win, the end of
     /// the reachable positions, or the attempt's node budget.
     ///
-    /// Every position reached is recorded in the table when first
-    /// generated, so each is queued once. If the queue runs dry in a full
-    /// (not narrowed) attempt whose table forgot nothing, every reachable
-    /// position was expanded: the deal is lost, as in the walk. The queue
+    /// It makes every move (it is never narrowed). Every position reached
+    /// is recorded in the table when first generated, so each is queued
+    /// once. If the queue runs dry and the table forgot nothing, every
+    /// reachable position was expanded: the deal is lost, as in the walk. The queue
     /// and the expanded positions count against the path's memory cap;
     /// past it the attempt gives up.
     pub(super) fn best_first(&mut self, table: &mut Table<G::Key>) -> End<notation::Move> {
@@ -107,7 +107,7 @@ impl<G: Game> Search<'_, G> {
                 continue;
             }
             moves.clear();
-            self.game.moves(&state, mv, self.narrowing, &mut moves);
+            self.game.moves(&state, mv, 0, &mut moves);
             for &mv in &moves {
                 let child = self.game.play(&state, mv);
                 if self.game.is_won(&child) {
@@ -126,7 +126,7 @@ impl<G: Game> Search<'_, G> {
                 });
             }
         }
-        if self.narrowing == 0 && !table.has_forgotten() {
+        if !table.has_forgotten() {
             End::Lost
         } else {
             End::OutOfNodes
