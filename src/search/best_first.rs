@@ -69,13 +69,10 @@ impl<G: Game> Search<'_, G> {
     /// and the expanded positions count against the path's memory cap;
     /// past it the attempt gives up.
     pub(super) fn best_first(&mut self, table: &mut Table<G::Key>) -> End<notation::Move> {
-        table.clear();
-        let root = self.game.initial();
-        self.best = self.best.max(self.game.cards_home(&root));
-        if self.game.is_won(&root) {
-            return End::Won(Vec::new());
-        }
-        table.insert(self.game.key(&root));
+        let root = match self.start(table) {
+            Ok((root, _)) => root,
+            Err(end) => return end,
+        };
         let mut closed: Vec<Closed<G::State, G::Move>> = Vec::new();
         let mut open = BinaryHeap::new();
         let mut moves = Vec::new();

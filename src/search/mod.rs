@@ -313,19 +313,15 @@ impl<'a, G: Game> Search<'a, G> {
 
     /// One attempt, from a fresh table.
     fn run(&mut self, table: &mut Table<G::Key>) -> End<notation::Move> {
-        table.clear();
         self.stack.clear();
         self.moves.clear();
         self.children.clear();
         self.path.clear();
         self.path_kept = false;
-        let root = self.game.initial();
-        self.best = self.best.max(self.game.cards_home(&root));
-        if self.game.is_won(&root) {
-            return End::Won(Vec::new());
-        }
-        let key = self.game.key(&root);
-        table.insert(key);
+        let (root, key) = match self.start(table) {
+            Ok(start) => start,
+            Err(end) => return end,
+        };
         if let Err(end) = self.count_node() {
             return end;
         }
@@ -358,6 +354,23 @@ impl<'a, G: Game> Search<'a, G> {
             self.expand(child, key, Some(mv), table);
         }
         End::Lost
+    }
+
+    /// Begins an attempt: clears the table and records the start in it,
+    /// with its key, or ends the attempt at once if the start is won.
+    fn start(
+        &mut self,
+        table: &mut Table<G::Key>,
+    ) -> Result<(G::State, G::Key), End<notation::Move>> {
+        table.clear();
+        let root = self.game.initial();
+        self.best = self.best.max(self.game.cards_home(&root));
+        if self.game.is_won(&root) {
+            return Err(End::Won(Vec::new()));
+        }
+        let key = self.game.key(&root);
+        table.insert(key);
+        Ok((root, key))
     }
 
     /// Pushes a newly reached position with its moves, unless it is a
