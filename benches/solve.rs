@@ -16,7 +16,7 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main};
 use patience::board::Board;
-use patience::game::Game;
+use patience::game::{Ask, Game};
 use patience::games::GameKind;
 use patience::games::all_in_a_row::AllInARow;
 use patience::search::{Limits, Table, Verdict, solve};
@@ -120,7 +120,7 @@ fn hot_paths(group: &mut BenchmarkGroup<'_, WallTime>) {
         b.iter(|| {
             let state = black_box(&state);
             moves.clear();
-            game.moves(state, None, 0, &mut moves);
+            game.moves(state, None, Ask::FULL, &mut moves);
             for &mv in &moves {
                 black_box(game.play(state, mv));
             }

@@ -7,6 +7,28 @@ use crate::board::{Board, BoardError};
 use crate::notation;
 use crate::search::TableKey;
 
+/// What a search asks of [`Game::moves`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ask {
+    /// 0 in a full search. Otherwise it is one of [`Game::NARROWINGS`],
+    /// and the engine may leave out any moves it likes, more of them at
+    /// lower levels, and may decide from parts of the state the key leaves
+    /// out: a narrowed search only ever proves a win.
+    pub narrowing: u32,
+    /// Whether the moves should come best first. A best-first attempt
+    /// orders positions by [`Game::score_moves`] instead, and an engine
+    /// may skip the work of ordering them.
+    pub ordered: bool,
+}
+
+impl Ask {
+    /// Every move, best first: what the full search asks.
+    pub const FULL: Ask = Ask {
+        narrowing: 0,
+        ordered: true,
+    };
+}
+
 /// A game's fast engine, built for one board.
 ///
 /// The engine holds whatever the deal fixes for good (the layout's cards),
@@ -50,24 +72,18 @@ pub trait Game: Sized {
     /// Cards on the foundations: how far a search got.
     fn cards_home(&self, state: &Self::State) -> u32;
 
-    /// Appends the legal moves, the most promising first. A game may leave
-    /// out moves that never lose a win (each omission argued where it is
-    /// made).
+    /// Appends the legal moves, the most promising first if `ask` wants
+    /// them ordered. A game may leave out moves that never lose a win (each
+    /// omission argued where it is made).
     ///
     /// `last` is the move that led here, if any: a game may leave out a
     /// move that only finishes, in two steps, what one move from the
     /// position before could do (that position offers it itself).
-    ///
-    /// `narrowing` is 0 in a full search. Otherwise it is one of
-    /// [`Game::NARROWINGS`], and the engine may leave out any moves it
-    /// likes, more of them at lower levels, and may decide from parts of
-    /// the state the key leaves out: a narrowed search only ever proves a
-    /// win.
     fn moves(
         &self,
         state: &Self::State,
         last: Option<Self::Move>,
-        narrowing: u32,
+        ask: Ask,
         out: &mut Vec<Self::Move>,
     );
 

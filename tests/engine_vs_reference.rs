@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use patience::board::{Board, Pile};
 use patience::card::{Card, Rank};
 use patience::deal::deal;
-use patience::game::Game;
+use patience::game::{Ask, Game};
 use patience::games::GameKind;
 use patience::games::all_in_a_row::AllInARow;
 use patience::games::raglan::Raglan;
@@ -70,7 +70,7 @@ fn check_random_play<G: Game>(rules: &dyn Rules, board: &Board, picks: &[Index])
     loop {
         assert_same_position(&game, &state, rules, &reference);
         moves.clear();
-        game.moves(&state, None, 0, &mut moves);
+        game.moves(&state, None, Ask::FULL, &mut moves);
         let engine: Vec<Vec<Move>> = moves
             .iter()
             .map(|&mv| notation_of(&game, &state, mv))

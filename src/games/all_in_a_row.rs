@@ -13,7 +13,7 @@ use std::cell::Cell;
 
 use crate::board::{Board, BoardError, Pile};
 use crate::card::Card;
-use crate::game::Game;
+use crate::game::{Ask, Game};
 use crate::games::Layout;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
@@ -350,7 +350,7 @@ impl Game for AllInARow {
     /// a card freezes only cards offered before it, so the swaps of a
     /// winning line always end (Gent et al., "Search in the patience game
     /// Black Hole", 2007, use the same conditional symmetry).
-    fn moves(&self, state: &State, _last: Option<Take>, _narrowing: u32, out: &mut Vec<Take>) {
+    fn moves(&self, state: &State, _last: Option<Take>, _ask: Ask, out: &mut Vec<Take>) {
         // Each candidate is one sortable word: score, then the pile (lower
         // first on ties), then the rank.
         let mut candidates = [0u32; PILES];

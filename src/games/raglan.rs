@@ -15,7 +15,7 @@
 
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Colour, Rank, Suit};
-use crate::game::Game;
+use crate::game::{Ask, Game};
 use crate::games::Layout;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
@@ -660,7 +660,7 @@ impl Game for Raglan {
     /// before anything is built on it, it goes from the reserve straight
     /// to where it goes next. A reserve card that nothing free could build
     /// on is offered only its foundation.
-    fn moves(&self, state: &State, last: Option<Step>, narrowing: u32, out: &mut Vec<Step>) {
+    fn moves(&self, state: &State, last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
         // The card the last move put on a pile stays there for now: moving
         // it on at once reaches a position that one move from the position
         // before reaches too (or that position itself), and that position
@@ -692,7 +692,7 @@ impl Game for Raglan {
             .filter(|r| state.reserve & 1 << r != 0)
             .map(|r| (From::Reserve(r as u8), self.reserve_cards[r]));
         // In a narrowed search, whether a card may move onto a pile.
-        let tired = narrowing != 0 && state.rearranged as u32 >= narrowing;
+        let tired = ask.narrowing != 0 && state.rearranged as u32 >= ask.narrowing;
         let may_build = |from| !(tired && Self::on_a_run(state, from));
         if state.must_build != NO_PILE {
             let to = state.must_build;
@@ -704,7 +704,9 @@ impl Game for Raglan {
                     n += 1;
                 }
             }
-            self.sort(state, &mut found[..n]);
+            if ask.ordered {
+                self.sort(state, &mut found[..n]);
+            }
             out.extend_from_slice(&found[..n]);
             return;
         }
@@ -747,7 +749,9 @@ impl Game for Raglan {
                 n += 1;
             }
         }
-        self.sort(state, &mut found[..n]);
+        if ask.ordered {
+            self.sort(state, &mut found[..n]);
+        }
         out.extend_from_slice(&found[..n]);
     }
 
@@ -859,7 +863,7 @@ mod tests {
             let game = Raglan::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
             let start = game.initial();
             let mut moves = Vec::new();
-            game.moves(&start, None, 0, &mut moves);
+            game.moves(&start, None, Ask::FULL, &mut moves);
             let Some(&step) = moves
                 .iter()
                 .find(|step| matches!(step.from, From::Reserve(_)) && step.to.is_some())
@@ -869,7 +873,7 @@ mod tests {
             let next = game.play(&start, step);
             let base = next.top(step.to.unwrap() as usize).unwrap();
             let mut after = Vec::new();
-            game.moves(&next, Some(step), 0, &mut after);
+            game.moves(&next, Some(step), Ask::FULL, &mut after);
             assert!(
                 !after.is_empty(),
                 "deal {n}: it was offered with nothing to build"
@@ -904,7 +908,7 @@ mod tests {
             let mut last = None;
             for _ in 0..steps {
                 let mut full = Vec::new();
-                game.moves(&state, last, 0, &mut full);
+                game.moves(&state, last, Ask::FULL, &mut full);
                 if !visit(n, &game, &state, last, &full) {
                     break;
                 }
@@ -913,6 +917,25 @@ mod tests {
                 last = Some(step);
             }
         }
+    }
+
+    /// Unordered, the moves are the same ones, only not sorted.
+    #[test]
+    fn unordered_moves_are_the_ordered_ones() {
+        let unordered = Ask {
+            ordered: false,
+            ..Ask::FULL
+        };
+        let mut reordered = 0;
+        along_play(50, 60, <[Step]>::last, |n, game, state, last, full| {
+            let mut moves = Vec::new();
+            game.moves(state, last, unordered, &mut moves);
+            assert_eq!(moves.len(), full.len(), "deal {n}");
+            assert!(moves.iter().all(|step| full.contains(step)), "deal {n}");
+            reordered += (moves != full) as u32;
+            true
+        });
+        assert!(reordered > 100, "only {reordered} lists were sorted at all");
     }
 
     /// Narrowed to level `k`, a position reached by `k` rearranging moves
@@ -931,8 +954,12 @@ mod tests {
                 ..*state
             };
             let (mut at_4, mut at_8) = (Vec::new(), Vec::new());
-            game.moves(&tired, last, 4, &mut at_4);
-            game.moves(&tired, last, 8, &mut at_8);
+            let narrowed = |narrowing| Ask {
+                narrowing,
+                ..Ask::FULL
+            };
+            game.moves(&tired, last, narrowed(4), &mut at_4);
+            game.moves(&tired, last, narrowed(8), &mut at_8);
             let progress: Vec<Step> = full.iter().copied().filter(|s| !rearranging(s)).collect();
             assert_eq!(at_4, progress, "deal {n}");
             assert_eq!(at_8, full, "deal {n}");

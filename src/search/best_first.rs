@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::mem::size_of;
 
 use super::{End, Search, Table};
-use crate::game::Game;
+use crate::game::{Ask, Game};
 use crate::notation;
 
 /// A position waiting to be expanded, as the move that reaches it from an
@@ -139,7 +139,11 @@ impl<G: Game> Search<'_, G> {
                 continue;
             }
             moves.clear();
-            self.game.moves(&state, mv, 0, &mut moves);
+            let ask = Ask {
+                ordered: false,
+                ..Ask::FULL
+            };
+            self.game.moves(&state, mv, ask, &mut moves);
             scores.clear();
             self.game.score_moves(&state, &moves, &mut scores);
             // Each child's key first, its table slot fetched meanwhile, so

@@ -24,7 +24,7 @@ use serde::Serialize;
 
 pub use table::{Table, TableKey};
 
-use crate::game::Game;
+use crate::game::{Ask, Game};
 use crate::notation;
 
 /// What may stop a search before it ends.
@@ -387,8 +387,11 @@ impl<'a, G: Game> Search<'a, G> {
             return;
         }
         let start = self.moves.len() as u32;
-        self.game
-            .moves(&state, last, self.narrowing, &mut self.moves);
+        let ask = Ask {
+            narrowing: self.narrowing,
+            ..Ask::FULL
+        };
+        self.game.moves(&state, last, ask, &mut self.moves);
         let end = self.moves.len() as u32;
         if start == end {
             return;
@@ -525,14 +528,14 @@ mod tests {
         fn score_moves(&self, _: &u64, moves: &[u64], scores: &mut Vec<i32>) {
             scores.extend(moves.iter().map(|&to| to as i32));
         }
-        fn moves(&self, &at: &u64, _: Option<u64>, narrowing: u32, out: &mut Vec<u64>) {
+        fn moves(&self, &at: &u64, _: Option<u64>, ask: Ask, out: &mut Vec<u64>) {
             let forward = match (at < self.last, self.ring) {
                 (true, _) => Some(at + 1),
                 (false, true) => Some(0),
                 (false, false) => None,
             };
             if let Some(next) = forward
-                && (narrowing == 0 || self.wall != Some(at))
+                && (ask.narrowing == 0 || self.wall != Some(at))
             {
                 out.push(next);
             }
