@@ -191,6 +191,45 @@ impl PileCode {
     }
 }
 
+/// Sorts the pile codes for the key with a sorting network for nine
+/// values (25 compare-exchanges, written out so that each is a few
+/// branch-free instructions), checked on every input of 0s and 1s, which
+/// is enough: see the test. The order of the codes is as unpredictable as
+/// the positions, and the insertion sort it replaces mispredicted its
+/// branches.
+fn sort_piles(codes: &mut [PileCode; PILES]) {
+    let mut exchange = |a: usize, b: usize| {
+        let (x, y) = (codes[a].0, codes[b].0);
+        codes[a] = PileCode(x.min(y));
+        codes[b] = PileCode(x.max(y));
+    };
+    exchange(0, 3);
+    exchange(1, 7);
+    exchange(2, 5);
+    exchange(4, 8);
+    exchange(0, 7);
+    exchange(2, 4);
+    exchange(3, 8);
+    exchange(5, 6);
+    exchange(0, 2);
+    exchange(1, 3);
+    exchange(4, 5);
+    exchange(7, 8);
+    exchange(1, 4);
+    exchange(3, 6);
+    exchange(5, 7);
+    exchange(0, 1);
+    exchange(2, 4);
+    exchange(3, 5);
+    exchange(6, 8);
+    exchange(2, 3);
+    exchange(4, 5);
+    exchange(6, 7);
+    exchange(1, 2);
+    exchange(3, 4);
+    exchange(5, 6);
+}
+
 /// "No card" in [`State::tops`].
 const NO_CARD: u8 = u8::MAX;
 
@@ -571,7 +610,7 @@ impl Game for Raglan {
     /// table's empty slot.
     fn key(&self, state: &State) -> [u64; 4] {
         let mut codes = state.piles;
-        codes.sort_unstable();
+        sort_piles(&mut codes);
         let mut words = [0u64; 4];
         let mut put = |bit: u32, value: u64| {
             let (word, shift) = ((bit / 64) as usize, bit % 64);
@@ -666,93 +705,91 @@ impl Game for Raglan {
         // before reaches too (or that position itself), and that position
         // offers that move.
         let just_moved = last.and_then(|step| step.to).map_or(PILES, usize::from);
+        // The cards free to move, where they are, and which piles they top.
+        let mut sources = [(From::Reserve(0), 0u8); PILES + RESERVE];
+        let mut k = 0;
         let mut pile_of_top = [NO_CARD; Card::COUNT + 1];
         let mut empty = None;
-        for (p, &top) in state.tops.iter().enumerate() {
-            if top != NO_CARD {
-                pile_of_top[top as usize] = p as u8;
-            } else if empty.is_none() {
-                empty = Some(p as u8);
+        let mut free = 0u64;
+        for p in 0..PILES {
+            let top = state.tops[p];
+            if top == NO_CARD {
+                empty = empty.or(Some(p as u8));
+                continue;
+            }
+            pile_of_top[top as usize] = p as u8;
+            free |= 1 << top;
+            if p != just_moved {
+                sources[k] = (From::Pile(p as u8), top);
+                k += 1;
             }
         }
-        let mut found = [Step {
-            from: From::Reserve(0),
-            to: None,
-        }; MAX_MOVES];
-        let mut n = 0;
-        let piles = (0..PILES)
-            .filter(|&p| p != just_moved && state.tops[p] != NO_CARD)
-            .map(|p| {
-                (
-                    From::Pile(p as u8),
-                    Card::from_index(state.tops[p] as usize),
-                )
-            });
-        let reserve = (0..RESERVE)
-            .filter(|r| state.reserve & 1 << r != 0)
-            .map(|r| (From::Reserve(r as u8), self.reserve_cards[r]));
+        let mut reserve = state.reserve;
+        while reserve != 0 {
+            let r = reserve.trailing_zeros() as usize;
+            reserve &= reserve - 1;
+            let card = self.reserve_cards[r].index() as u8;
+            free |= 1 << card;
+            sources[k] = (From::Reserve(r as u8), card);
+            k += 1;
+        }
+        let sources = &sources[..k];
+        // The cards that go home next, one bit each.
+        let mut next_home = 0u64;
+        for (suit, &home) in state.home.iter().enumerate() {
+            if home < 13 {
+                next_home |= 1 << (suit * 13 + home as usize);
+            }
+        }
+        // Moves go straight into `out` and are sorted there. (Gathered in a
+        // local array first, filling the array cost more than the rest.)
+        let start = out.len();
+        out.reserve(MAX_MOVES);
         // In a narrowed search, whether a card may move onto a pile.
         let tired = ask.narrowing != 0 && state.rearranged as u32 >= ask.narrowing;
         let may_build = |from| !(tired && Self::on_a_run(state, from));
         if state.must_build != NO_PILE {
             let to = state.must_build;
             let base = state.tops[to as usize];
-            for (from, card) in piles.chain(reserve) {
-                if from != From::Pile(to) && BASES[card.index()].contains(&base) && may_build(from)
+            for &(from, card) in sources {
+                if from != From::Pile(to) && BASES[card as usize].contains(&base) && may_build(from)
                 {
-                    found[n] = Step { from, to: Some(to) };
-                    n += 1;
+                    out.push(Step { from, to: Some(to) });
                 }
             }
-            if ask.ordered {
-                self.sort(state, &mut found[..n]);
-            }
-            out.extend_from_slice(&found[..n]);
-            return;
-        }
-        // The cards free to move, to tell whether a reserve card put on
-        // the tableau could be built on at once.
-        let mut free = 0u64;
-        for &top in state.tops.iter().filter(|&&top| top != NO_CARD) {
-            free |= 1 << top;
-        }
-        for r in (0..RESERVE).filter(|r| state.reserve & 1 << r != 0) {
-            free |= 1 << self.reserve_cards[r].index();
-        }
-        for (from, card) in piles.chain(reserve) {
-            if Raglan::goes_home(state, card) {
-                if Raglan::safe_home(state, card) {
+        } else {
+            for &(from, card) in sources {
+                if next_home & 1 << card != 0 {
+                    if Raglan::safe_home(state, Card::from_index(card as usize)) {
+                        out.truncate(start);
+                        out.push(Step { from, to: None });
+                        return;
+                    }
                     out.push(Step { from, to: None });
-                    return;
                 }
-                found[n] = Step { from, to: None };
-                n += 1;
-            }
-            // A reserve card nothing free could build on goes only home.
-            let unbuilt = matches!(from, From::Reserve(_))
-                && BUILT_ON[card.index()]
-                    .iter()
-                    .all(|&on| on == NO_BASE || free & 1 << on == 0);
-            if unbuilt || !may_build(from) {
-                continue;
-            }
-            for base in BASES[card.index()] {
-                let to = pile_of_top[base as usize];
-                if to != NO_CARD {
-                    found[n] = Step { from, to: Some(to) };
-                    n += 1;
+                // A reserve card nothing free could build on goes only home.
+                let unbuilt = matches!(from, From::Reserve(_))
+                    && BUILT_ON[card as usize]
+                        .iter()
+                        .all(|&on| on == NO_BASE || free & 1 << on == 0);
+                if unbuilt || !may_build(from) {
+                    continue;
                 }
-            }
-            let alone = matches!(from, From::Pile(p) if state.piles[p as usize].cards() == 1);
-            if let Some(to) = empty.filter(|_| !alone) {
-                found[n] = Step { from, to: Some(to) };
-                n += 1;
+                for base in BASES[card as usize] {
+                    let to = pile_of_top[base as usize];
+                    if to != NO_CARD {
+                        out.push(Step { from, to: Some(to) });
+                    }
+                }
+                let alone = matches!(from, From::Pile(p) if state.piles[p as usize].cards() == 1);
+                if let Some(to) = empty.filter(|_| !alone) {
+                    out.push(Step { from, to: Some(to) });
+                }
             }
         }
         if ask.ordered {
-            self.sort(state, &mut found[..n]);
+            self.sort(state, &mut out[start..]);
         }
-        out.extend_from_slice(&found[..n]);
     }
 
     fn play(&self, state: &State, step: Step) -> State {
@@ -1013,6 +1050,17 @@ mod tests {
             }
         }
         expected
+    }
+
+    /// By the 0-1 principle, a network of compare-exchanges that sorts
+    /// every sequence of 0s and 1s sorts every sequence.
+    #[test]
+    fn the_key_network_sorts_nine_codes() {
+        for bits in 0u32..1 << PILES {
+            let mut codes: [PileCode; PILES] = std::array::from_fn(|i| PileCode(bits >> i & 1));
+            sort_piles(&mut codes);
+            assert!(codes.is_sorted(), "{bits:09b}");
+        }
     }
 
     /// Every card and base the engine may meet: pushing a run and popping it
