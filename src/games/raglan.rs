@@ -788,8 +788,11 @@ impl Game for Raglan {
                         out.push(Step { from, to: Some(to) });
                     }
                 }
-                let alone = matches!(from, From::Pile(p) if state.piles[p as usize].cards() == 1);
-                if let Some(to) = empty.filter(|_| !alone) {
+                let alone =
+                    || matches!(from, From::Pile(p) if state.piles[p as usize].cards() == 1);
+                if let Some(to) = empty
+                    && !alone()
+                {
                     out.push(Step { from, to: Some(to) });
                 }
             }
