@@ -16,7 +16,7 @@ pub struct Ask {
     /// out: a narrowed search only ever proves a win.
     pub narrowing: u32,
     /// Whether the moves should come best first. A best-first attempt
-    /// orders positions by [`Game::score_moves`] instead, and an engine
+    /// orders positions by [`Game::score`] instead, and an engine
     /// may skip the work of ordering them.
     pub ordered: bool,
 }
@@ -53,7 +53,7 @@ pub trait Game: Sized {
     const NARROWINGS: &'static [u32] = &[];
 
     /// Whether the attempts before the full search include best-first
-    /// ones, led by [`Game::score_moves`] (see [`crate::search::solve`]).
+    /// ones, led by [`Game::score`] (see [`crate::search::solve`]).
     const BEST_FIRST: bool = false;
 
     /// The node budget of the first attempt before the full search; each
@@ -89,14 +89,12 @@ pub trait Game: Sized {
 
     fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
 
-    /// How promising the position after each of `moves` (from `state`)
-    /// looks to a best-first attempt, higher first, appended to `scores`.
-    /// Read only when [`Game::BEST_FIRST`] is set; it steers, it never
-    /// prunes, so it needs no proof, only measurements. It takes the moves
-    /// together so that a game can weigh the parent once and each child by
-    /// what its move changes.
-    fn score_moves(&self, _state: &Self::State, moves: &[Self::Move], scores: &mut Vec<i32>) {
-        scores.extend(moves.iter().map(|_| 0));
+    /// How promising a position looks to a best-first attempt, higher
+    /// first. Read only when [`Game::BEST_FIRST`] is set, for every
+    /// position generated; it steers, it never prunes, so it needs no
+    /// proof, only measurements.
+    fn score(&self, _state: &Self::State) -> i32 {
+        0
     }
 
     /// A sound dead-end test: `true` only if no win can be reached from the

@@ -260,6 +260,13 @@ pub struct State {
     /// [`Raglan::NARROWINGS`]). Not in the key: only narrowed searches
     /// read it.
     rearranged: u8,
+    /// The best-first score (see [`Game::score`]) and the weight of each
+    /// pile's cards in it, worked out from the rest of the state, so not
+    /// in the key. `play` carries them from parent to child by what the
+    /// move changes, so a best-first attempt reads a child's score where
+    /// weighing it afresh took half of the attempt's instructions.
+    score: i16,
+    weights: [u8; PILES],
 }
 
 /// "No pile" in `State::must_build`.
@@ -362,53 +369,62 @@ impl Raglan {
         NEXT[(rank - state.home[suit] as usize) & 15]
     }
 
-    /// The best-first score of a position (see [`Game::score_moves`]), and
-    /// the weight of the cards on each pile. It finds the cards it weighs
-    /// without spelling out the piles: a starting card still among its
-    /// pile's starting cards is looked up where it was dealt, and only the
-    /// runs are walked, from the top down as far as their cards can weigh
-    /// anything.
+    /// The best-first score of a position (see [`Game::score`]), and
+    /// the weight of the cards on each pile, worked out afresh: only for
+    /// the start, since `play` carries them on.
     fn weigh(&self, state: &State) -> (i32, [i32; PILES]) {
         let mut score = 3 * self.cards_home(state) as i32;
+        score += state.piles.iter().filter(|code| code.is_empty()).count() as i32;
         let mut weights = [0; PILES];
         for (suit, &home) in state.home.iter().enumerate() {
             for card in suit * 13 + home as usize..suit * 13 + 13.min(home as usize + 3) {
-                let Some((pile, at)) = self.starts_at[card] else {
-                    continue;
-                };
-                let (pile, at) = (pile as usize, at as usize);
-                let code = state.piles[pile];
-                if at < code.dealt_left() {
+                if let Some((pile, depth)) = self.tableau_place(state, Card::from_index(card)) {
                     let weight = Self::weight(state, card);
                     weights[pile] += weight;
-                    score -= weight * (code.cards() - 1 - at) as i32;
+                    score -= weight * depth as i32;
                 }
-            }
-        }
-        // A run's ranks rise from its top down, so past the first card
-        // too high to weigh, none below weighs anything either.
-        let ceiling = state.home.iter().max().map_or(0, |&h| h as usize + 3);
-        for (pile, &code) in state.piles.iter().enumerate() {
-            let len = code.run_len();
-            if len == 0 {
-                score += code.is_empty() as i32;
-                continue;
-            }
-            // Run card `i` (from the bottom), whose suit bit tells which
-            // card lies under the one above it.
-            let (mut card, mut i) = (state.tops[pile] as usize, len - 1);
-            while card % 13 < ceiling {
-                let weight = Self::weight(state, card);
-                weights[pile] += weight;
-                score -= weight * (len - 1 - i) as i32;
-                if i == 0 {
-                    break;
-                }
-                i -= 1;
-                card = BASES[card][code.bit(i) as usize] as usize;
             }
         }
         (score, weights)
+    }
+
+    /// Where a card lies on the tableau: its pile and how many cards lie
+    /// on it; `None` if it is in the reserve. A starting card still among
+    /// its pile's starting cards is where it was dealt. Otherwise it is in
+    /// a run, and a run's ranks rise by one a card from its top down and
+    /// its colours alternate, so each pile's top tells at what depth a
+    /// card of its rank would lie in the run, and the suit bit there
+    /// whether it is this card.
+    fn tableau_place(&self, state: &State, card: Card) -> Option<(usize, u32)> {
+        if let Some((pile, at)) = self.starts_at[card.index()] {
+            let code = state.piles[pile as usize];
+            if (at as usize) < code.dealt_left() {
+                return Some((pile as usize, (code.cards() - 1 - at as usize) as u32));
+            }
+        }
+        (0..PILES).find_map(|pile| {
+            let code = state.piles[pile];
+            let len = code.run_len();
+            if len == 0 {
+                return None;
+            }
+            let top = Card::from_index(state.tops[pile] as usize);
+            let depth = card.rank().get().wrapping_sub(top.rank().get()) as u32;
+            let here = depth < len
+                && (top.colour() == card.colour()) == depth.is_multiple_of(2)
+                && code.bit(len - 1 - depth) == suit_bit(card);
+            here.then_some((pile, depth))
+        })
+    }
+
+    /// `state` with its score and pile weights worked out afresh.
+    fn weighed(&self, state: State) -> State {
+        let (score, weights) = self.weigh(&state);
+        State {
+            score: score as i16,
+            weights: weights.map(|weight| weight as u8),
+            ..state
+        }
     }
 
     fn goes_home(state: &State, card: Card) -> bool {
@@ -611,7 +627,13 @@ impl Game for Raglan {
                 reserve: mask,
                 must_build: NO_PILE,
                 rearranged: 0,
+                score: 0,
+                weights: [0; PILES],
             },
+        })
+        .map(|mut game| {
+            game.start = game.weighed(game.start);
+            game
         })
     }
 
@@ -668,30 +690,10 @@ impl Game for Raglan {
     /// are near the surface. Cards home weigh little beside that; with 20
     /// a card home (against the same 8, 4, 2) the best-first attempts chased
     /// easy cards home and left 4 of 15 hard deals unsolved in 3 million
-    /// positions, where these weights solved all 15 in 1.4 million.
-    ///
-    /// Every position generated is scored, so the parent is weighed once
-    /// (see [`Raglan::weigh`]) and a move between piles or from the reserve
-    /// changes its score by what it buries and uncovers: each card left on
-    /// the pile it leaves lies one card shallower, each on the pile it goes
-    /// to one deeper. Only a move home, which changes the weights of its
-    /// suit, weighs the new position afresh. (Weighing every child in full
-    /// took a third of a best-first attempt's instructions.)
-    fn score_moves(&self, state: &State, moves: &[Step], scores: &mut Vec<i32>) {
-        let (score, weights) = self.weigh(state);
-        scores.extend(moves.iter().map(|&step| {
-            let Some(to) = step.to else {
-                return self.weigh(&self.play(state, step)).0;
-            };
-            let to = to as usize;
-            let mut child = score - weights[to] - state.piles[to].is_empty() as i32;
-            if let From::Pile(p) = step.from {
-                let (p, card) = (p as usize, state.tops[p as usize] as usize);
-                child += weights[p] - Self::weight(state, card);
-                child += (state.piles[p].cards() == 1) as i32;
-            }
-            child
-        }));
+    /// positions, where these weights solved all 15 in 1.4 million. It is
+    /// kept in the state (see `State::score`).
+    fn score(&self, state: &State) -> i32 {
+        state.score as i32
     }
 
     fn cards_home(&self, state: &State) -> u32 {
@@ -837,10 +839,44 @@ impl Game for Raglan {
             _ => NO_PILE,
         };
         match step.to {
-            None => next.home[card.suit().index()] += 1,
+            None => {
+                // The card leaves, as onto another pile; then the next three
+                // cards of its suit weigh more: 4 and 2 become 8 and 4, and
+                // the third comes in at 2.
+                let suit = card.suit().index();
+                let mut score = state.score as i32 + 3;
+                if let From::Pile(p) = step.from {
+                    let p = p as usize;
+                    next.weights[p] -= Self::weight(state, card.index()) as u8;
+                    score += next.weights[p] as i32 + next.piles[p].is_empty() as i32;
+                }
+                next.home[suit] += 1;
+                let next_cards = suit * 13 + next.home[suit] as usize..suit * 13 + 13;
+                for (more, index) in [4, 2, 2].into_iter().zip(next_cards) {
+                    if let Some((pile, depth)) = self.tableau_place(&next, Card::from_index(index))
+                    {
+                        next.weights[pile] += more as u8;
+                        score -= more * depth as i32;
+                    }
+                }
+                next.score = score as i16;
+            }
             Some(to) => {
-                next.piles[to as usize] = next.piles[to as usize].push(card);
-                next.tops[to as usize] = card.index() as u8;
+                let to = to as usize;
+                next.piles[to] = next.piles[to].push(card);
+                next.tops[to] = card.index() as u8;
+                // Each card left on the pile the card leaves lies one card
+                // shallower, each on the pile it goes to one deeper.
+                let weight = Self::weight(state, card.index());
+                let mut score = state.score as i32 - state.weights[to] as i32;
+                score -= state.piles[to].is_empty() as i32;
+                if let From::Pile(p) = step.from {
+                    let p = p as usize;
+                    next.weights[p] -= weight as u8;
+                    score += next.weights[p] as i32 + next.piles[p].is_empty() as i32;
+                }
+                next.weights[to] += weight as u8;
+                next.score = score as i16;
             }
         }
         next
@@ -1025,23 +1061,21 @@ mod tests {
         assert!(checked > 20, "only {checked} positions could rearrange");
     }
 
-    /// The best-first score of each move, worked out from where the cards
-    /// were dealt, the run codes and what the move changes, is the one the
-    /// piles after it, spelled out card by card, give: runs, emptied piles
-    /// and moves home included. (Play takes the last move, not the first,
-    /// which goes home.)
+    /// The best-first score that play carries from position to position
+    /// (and weighs afresh after a move home) is the one the piles, spelled
+    /// out card by card, give: runs, emptied piles and moves home included,
+    /// after every move met. So are the weights it keeps per pile, which
+    /// the next moves' scores come from. (Play takes the last move, not the
+    /// first, which goes home.)
     #[test]
     fn the_score_weighs_the_cards_the_piles_hold() {
         let mut runs_seen = 0;
         along_play(50, 60, <[Step]>::last, |n, game, state, _, full| {
-            let mut scores = Vec::new();
-            game.score_moves(state, full, &mut scores);
-            for (&step, &score) in full.iter().zip(&scores) {
-                assert_eq!(
-                    score,
-                    plain_score(game, &game.play(state, step)),
-                    "deal {n}"
-                );
+            assert_eq!(game.score(state), plain_score(game, state), "deal {n}");
+            assert_eq!(*state, game.weighed(*state), "deal {n}");
+            for &step in full {
+                let child = game.play(state, step);
+                assert_eq!(game.score(&child), plain_score(game, &child), "deal {n}");
             }
             for p in 0..PILES {
                 runs_seen += (state.piles[p].run_len() > 1) as u32;

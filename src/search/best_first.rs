@@ -1,5 +1,5 @@
 //! The best-first attempt: expand the most promising position found so
-//! far, by the game's [`Game::score_moves`], wherever it lies.
+//! far, by the game's [`Game::score`], wherever it lies.
 //!
 //! A depth-first walk commits to its early moves: if one of them was wrong
 //! it must search everything below before it can take it back, and in
@@ -111,7 +111,7 @@ impl<G: Game> Search<'_, G> {
         };
         let mut closed: Vec<Closed<G::State, G::Move>> = Vec::new();
         let mut open = Queue::new();
-        let (mut moves, mut scores, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut moves, mut keys) = (Vec::new(), Vec::new());
         let mut next = Some((root, ROOT, None));
         loop {
             let (state, parent, mv) = match next.take() {
@@ -144,8 +144,6 @@ impl<G: Game> Search<'_, G> {
                 ..Ask::FULL
             };
             self.game.moves(&state, mv, ask, &mut moves);
-            scores.clear();
-            self.game.score_moves(&state, &moves, &mut scores);
             // Each child's key first, its table slot fetched meanwhile, so
             // the cache misses of the lookups overlap: waiting on them one by
             // one took a tenth of the time.
@@ -158,9 +156,9 @@ impl<G: Game> Search<'_, G> {
                 }
                 let key = self.game.key(&child);
                 table.prefetch(key);
-                keys.push(key);
+                keys.push((key, self.game.score(&child)));
             }
-            for ((&mv, &score), &key) in moves.iter().zip(&scores).zip(&keys) {
+            for (&mv, &(key, score)) in moves.iter().zip(&keys) {
                 if !table.insert(key) {
                     continue;
                 }

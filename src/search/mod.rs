@@ -525,8 +525,8 @@ mod tests {
         fn cards_home(&self, &at: &u64) -> u32 {
             at as u32
         }
-        fn score_moves(&self, _: &u64, moves: &[u64], scores: &mut Vec<i32>) {
-            scores.extend(moves.iter().map(|&to| to as i32));
+        fn score(&self, &at: &u64) -> i32 {
+            at as i32
         }
         fn moves(&self, &at: &u64, _: Option<u64>, ask: Ask, out: &mut Vec<u64>) {
             let forward = match (at < self.last, self.ring) {
