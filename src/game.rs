@@ -57,7 +57,7 @@ pub trait Game: Sized {
     const BEST_FIRST: bool = false;
 
     /// The node budget of the first attempt before the full search; each
-    /// next one has twice the one before.
+    /// next one has three times the one before.
     const ATTEMPT_NODES: u64 = 100_000;
 
     /// The engine for a board, or why the board is not one of this game's.
