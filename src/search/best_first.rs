@@ -99,11 +99,18 @@ impl<G: Game> Search<'_, G> {
     /// the reachable positions, or the attempt's node budget.
     ///
     /// It makes every move (it is never narrowed). Every position reached
-    /// is recorded in the table when first generated, so each is queued
-    /// once. If the queue runs dry and the table forgot nothing, every
-    /// reachable position was expanded: the deal is lost, as in the walk. The queue
-    /// and the expanded positions count against the path's memory cap;
-    /// past it the attempt gives up.
+    /// is recorded in the table when first generated and queued then, so
+    /// each is queued once, unless the table forgets it and it is met again.
+    /// If the queue runs dry, the deal is lost, as in the walk, even if the
+    /// table forgot positions: every child of an expanded position was
+    /// either queued then, or found in the table, so queued before; and
+    /// all that was queued was expanded. So the expanded positions hold
+    /// every child of each, and with the start, every position reachable.
+    /// (Asking that the table forget nothing as well threw away the proof
+    /// of deals whose table, half full, had a probe window overflow: deal
+    /// 45068 went on from 4.7M positions to 10.6M.) The queue and the
+    /// expanded positions count against the path's memory cap; past it
+    /// the attempt gives up.
     pub(super) fn best_first(&mut self, table: &mut Table<G::Key>) -> End<notation::Move> {
         let root = match self.start(table) {
             Ok((root, _)) => root,
@@ -165,11 +172,7 @@ impl<G: Game> Search<'_, G> {
                 open.push(score, Open { parent: id, mv });
             }
         }
-        if !table.has_forgotten() {
-            End::Lost
-        } else {
-            End::OutOfNodes
-        }
+        End::Lost
     }
 
     fn open_bytes(
