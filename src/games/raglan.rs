@@ -263,8 +263,9 @@ pub struct State {
     /// The best-first score (see [`Game::score`]) and the weight of each
     /// pile's cards in it, worked out from the rest of the state, so not
     /// in the key. `play` carries them from parent to child by what the
-    /// move changes, so a best-first attempt reads a child's score where
-    /// weighing it afresh took half of the attempt's instructions.
+    /// move changes, so a best-first attempt reads a child's score, where
+    /// weighing each parent afresh, and each child after a move home, took
+    /// a fifth of a batch's instructions (numbered deals 1..100).
     score: i16,
     weights: [u8; PILES],
 }
@@ -369,25 +370,6 @@ impl Raglan {
         NEXT[(rank - state.home[suit] as usize) & 15]
     }
 
-    /// The best-first score of a position (see [`Game::score`]), and
-    /// the weight of the cards on each pile, worked out afresh: only for
-    /// the start, since `play` carries them on.
-    fn weigh(&self, state: &State) -> (i32, [i32; PILES]) {
-        let mut score = 3 * self.cards_home(state) as i32;
-        score += state.piles.iter().filter(|code| code.is_empty()).count() as i32;
-        let mut weights = [0; PILES];
-        for (suit, &home) in state.home.iter().enumerate() {
-            for card in suit * 13 + home as usize..suit * 13 + 13.min(home as usize + 3) {
-                if let Some((pile, depth)) = self.tableau_place(state, Card::from_index(card)) {
-                    let weight = Self::weight(state, card);
-                    weights[pile] += weight;
-                    score -= weight * depth as i32;
-                }
-            }
-        }
-        (score, weights)
-    }
-
     /// Where a card lies on the tableau: its pile and how many cards lie
     /// on it; `None` if it is in the reserve. A starting card still among
     /// its pile's starting cards is where it was dealt. Otherwise it is in
@@ -417,12 +399,25 @@ impl Raglan {
         })
     }
 
-    /// `state` with its score and pile weights worked out afresh.
+    /// `state` with its best-first score (see [`Game::score`]) and pile
+    /// weights worked out afresh: only for the start, since `play` carries
+    /// them on.
     fn weighed(&self, state: State) -> State {
-        let (score, weights) = self.weigh(&state);
+        let mut score = 3 * self.cards_home(&state) as i32;
+        score += state.piles.iter().filter(|code| code.is_empty()).count() as i32;
+        let mut weights = [0; PILES];
+        for (suit, &home) in state.home.iter().enumerate() {
+            for card in suit * 13 + home as usize..suit * 13 + 13.min(home as usize + 3) {
+                if let Some((pile, depth)) = self.tableau_place(&state, Card::from_index(card)) {
+                    let weight = Self::weight(&state, card);
+                    weights[pile] += weight as u8;
+                    score -= weight * depth as i32;
+                }
+            }
+        }
         State {
             score: score as i16,
-            weights: weights.map(|weight| weight as u8),
+            weights,
             ..state
         }
     }
@@ -1062,9 +1057,9 @@ mod tests {
     }
 
     /// The best-first score that play carries from position to position
-    /// (and weighs afresh after a move home) is the one the piles, spelled
-    /// out card by card, give: runs, emptied piles and moves home included,
-    /// after every move met. So are the weights it keeps per pile, which
+    /// (after a move home, by finding the three next cards of its suit) is
+    /// the one the piles, spelled out card by card, give: runs, emptied
+    /// piles and moves home included, after every move met. So are the weights it keeps per pile, which
     /// the next moves' scores come from. (Play takes the last move, not the
     /// first, which goes home.)
     #[test]
