@@ -51,8 +51,9 @@
 //!   search's tree, with a move that reaches `T` or a position no dearer:
 //!   from the parent, `X` straight from where it was to `m`'s destination
 //!   (if that is where it was, the parent is `T` itself). At an ancestor
-//!   the move is offered (a contradiction), or it is left out by rule H
-//!   (as above), by rule J again (walk on up), or by rule R: the ancestor
+//!   the move is offered, or one to an equal position by rule S (a
+//!   contradiction), or it is left out by rule H (as above), by rule J
+//!   again (walk on up), or by rule R: the ancestor
 //!   has a reserve card `r` waiting, and the move does not build on it.
 //!   Then its parent, with `r` still in the reserve, makes the same move
 //!   and reaches `T` with `r` unplayed, which costs no more: postpone `r`
