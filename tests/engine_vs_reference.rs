@@ -279,6 +279,43 @@ proptest! {
     }
 }
 
+/// Raglan's rules J, R and U (the card just moved stays; a reserve card
+/// goes to the tableau only to be built on at once; not when no free card
+/// could be) are the ones whose argument leans on the table, and small
+/// positions, nearly always won, hardly test them. So whole numbered
+/// deals, lost ones among them, are solved with and without them, and
+/// must get the same verdict wherever both searches end.
+#[test]
+fn raglan_rules_that_lean_on_the_table_keep_the_verdicts_of_whole_deals() {
+    let limits = Limits {
+        max_nodes: Some(300_000),
+        ..Limits::default()
+    };
+    let mut table = Table::new(DEFAULT_MEMORY);
+    let (mut won, mut lost) = (0, 0);
+    for n in 1..=200 {
+        let board = deal(GameKind::Raglan.layout(), n);
+        let pruned = solve(&Raglan::new(&board).unwrap(), &limits, &mut table);
+        let every = solve(
+            &Raglan::with_every_move(&board).unwrap(),
+            &limits,
+            &mut table,
+        );
+        if pruned.verdict == Verdict::Unknown || every.verdict == Verdict::Unknown {
+            continue;
+        }
+        assert_eq!(pruned.verdict, every.verdict, "numbered deal {n}");
+        match pruned.verdict {
+            Verdict::Won => won += 1,
+            _ => lost += 1,
+        }
+    }
+    assert!(
+        won > 100 && lost > 30,
+        "only {won} won and {lost} lost compared"
+    );
+}
+
 /// A late Raglan position: numbered deal `n` with each suit home up to
 /// rank 10 to 13 (`home`), the other cards where the deal put them. At
 /// most 12 cards are left, few enough for the plain search.

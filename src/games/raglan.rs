@@ -64,9 +64,10 @@
 //!   walk ends in a contradiction.
 //!
 //! So no such `E` exists. A table that forgets positions changes nothing
-//! here: a forgotten position is expanded again. The verdicts agree with a
-//! build that has rules J, R and U switched off on 8991 of numbered deals
-//! 1..9000 (`results/README.md`).
+//! here: a forgotten position is expanded again. [`Raglan::with_every_move`]
+//! has rules J, R and U off; its verdicts agree with the engine's on
+//! numbered deals 1..200 (a test) and on 8991 of 1..9000
+//! (`results/README.md`).
 //!
 //! There is no dead-end test. A position is lost for certain when a card
 //! can never go home, and in Raglan that needs a card stuck above a lower
@@ -359,6 +360,22 @@ pub struct Raglan {
     /// Which foundation slot of the board showed each suit, for printing.
     slots: [Option<Suit>; 4],
     start: State,
+    /// Whether rules J, R and U (see the module doc) are on. Off only in
+    /// [`Raglan::with_every_move`].
+    pruned: bool,
+}
+
+impl Raglan {
+    /// The engine with rules J, R and U off: the card just moved may move
+    /// on, and a reserve card may go to any pile, with nothing asked of the
+    /// next move. Those are the rules whose argument leans on the table;
+    /// the tests compare its verdicts on whole deals with the engine's.
+    pub fn with_every_move(board: &Board) -> Result<Raglan, BoardError> {
+        Raglan::new(board).map(|game| Raglan {
+            pruned: false,
+            ..game
+        })
+    }
 }
 
 /// The most moves a position can have: 15 cards free, each with a
@@ -670,6 +687,7 @@ impl Game for Raglan {
             reserve_cards,
             starts_at,
             slots,
+            pruned: true,
             start: State {
                 piles,
                 tops,
@@ -772,7 +790,10 @@ impl Game for Raglan {
         // it on at once reaches a position that one move from the position
         // before reaches too (or that position itself), and that position
         // offers that move.
-        let just_moved = last.and_then(|step| step.to).map_or(PILES, usize::from);
+        let just_moved = match last.and_then(|step| step.to) {
+            Some(to) if self.pruned => to as usize,
+            _ => PILES,
+        };
         // The cards free to move, where they are, and which piles they top.
         let mut sources = [(From::Reserve(0), 0u8); PILES + RESERVE];
         let mut k = 0;
@@ -836,7 +857,8 @@ impl Game for Raglan {
                     out.push(Step { from, to: None });
                 }
                 // A reserve card nothing free could build on goes only home.
-                let unbuilt = matches!(from, From::Reserve(_))
+                let unbuilt = self.pruned
+                    && matches!(from, From::Reserve(_))
                     && BUILT_ON[card as usize]
                         .iter()
                         .all(|&on| on == NO_BASE || free & 1 << on == 0);
@@ -885,7 +907,7 @@ impl Game for Raglan {
             false => 0,
         };
         next.must_build = match (step.from, step.to) {
-            (From::Reserve(_), Some(to)) => to,
+            (From::Reserve(_), Some(to)) if self.pruned => to,
             _ => NO_PILE,
         };
         match step.to {
