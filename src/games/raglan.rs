@@ -295,6 +295,9 @@ fn sort_piles(codes: &mut [PileCode; PILES]) {
     exchange(5, 6);
 }
 
+/// What a card home adds to the best-first score (see [`Game::score`]).
+const CARD_HOME: i32 = 3;
+
 /// "No card" in [`State::tops`].
 const NO_CARD: u8 = u8::MAX;
 
@@ -475,7 +478,7 @@ impl Raglan {
     /// weights worked out afresh: only for the start, since `play` carries
     /// them on.
     fn weighed(&self, state: State) -> State {
-        let mut score = 3 * self.cards_home(&state) as i32;
+        let mut score = CARD_HOME * self.cards_home(&state) as i32;
         score += state.piles.iter().filter(|code| code.is_empty()).count() as i32;
         let mut weights = [0; PILES];
         for (suit, &home) in state.home.iter().enumerate() {
@@ -910,18 +913,21 @@ impl Game for Raglan {
             (From::Reserve(_), Some(to)) if self.pruned => to,
             _ => NO_PILE,
         };
+        // The best-first score (see `State::score`): each card left on the
+        // pile the card leaves lies one card shallower...
+        let mut score = state.score as i32;
+        if let From::Pile(p) = step.from {
+            let p = p as usize;
+            next.weights[p] -= Self::weight(state, card.index()) as u8;
+            score += next.weights[p] as i32 + next.piles[p].is_empty() as i32;
+        }
         match step.to {
             None => {
-                // The card leaves, as onto another pile; then the next three
-                // cards of its suit weigh more: 4 and 2 become 8 and 4, and
-                // the third comes in at 2.
+                // ...and a card home makes the next three cards of its suit
+                // weigh more: 4 and 2 become 8 and 4, and the third comes
+                // in at 2.
                 let suit = card.suit().index();
-                let mut score = state.score as i32 + 3;
-                if let From::Pile(p) = step.from {
-                    let p = p as usize;
-                    next.weights[p] -= Self::weight(state, card.index()) as u8;
-                    score += next.weights[p] as i32 + next.piles[p].is_empty() as i32;
-                }
+                score += CARD_HOME;
                 next.home[suit] += 1;
                 let next_cards = suit * 13 + next.home[suit] as usize..suit * 13 + 13;
                 for (more, index) in [4, 2, 2].into_iter().zip(next_cards) {
@@ -931,26 +937,17 @@ impl Game for Raglan {
                         score -= more * depth as i32;
                     }
                 }
-                next.score = score as i16;
             }
             Some(to) => {
+                // ...or each on the pile it goes to lies one deeper.
                 let to = to as usize;
                 next.piles[to] = next.piles[to].push(card);
                 next.tops[to] = card.index() as u8;
-                // Each card left on the pile the card leaves lies one card
-                // shallower, each on the pile it goes to one deeper.
-                let weight = Self::weight(state, card.index());
-                let mut score = state.score as i32 - state.weights[to] as i32;
-                score -= state.piles[to].is_empty() as i32;
-                if let From::Pile(p) = step.from {
-                    let p = p as usize;
-                    next.weights[p] -= weight as u8;
-                    score += next.weights[p] as i32 + next.piles[p].is_empty() as i32;
-                }
-                next.weights[to] += weight as u8;
-                next.score = score as i16;
+                score -= state.weights[to] as i32 + state.piles[to].is_empty() as i32;
+                next.weights[to] += Self::weight(state, card.index()) as u8;
             }
         }
+        next.score = score as i16;
         next
     }
 
