@@ -39,7 +39,8 @@
 //! cost, with such a line `L`.
 //! - If `E` has a safe move home, rule H offers it alone, and its position
 //!   costs less than `E`: a win has a twin that sends that card home
-//!   first and moves no more cards. It was expanded: a contradiction.
+//!   first and costs no more (see `Raglan::safe_home`). It was expanded:
+//!   a contradiction.
 //! - If `L` starts with a reserve card `r` to a pile and a build on it,
 //!   both are offered: some free card builds on `r`, so rule U allows
 //!   `r`, and after it the just-moved card is `r`, not the one built on
@@ -53,8 +54,8 @@
 //!   (if that is where it was, the parent is `T` itself). At an ancestor
 //!   the move is offered, or one to an equal position by rule S (a
 //!   contradiction), or it is left out by rule H (as above), by rule J
-//!   again (walk on up), or by rule R: the ancestor
-//!   has a reserve card `r` waiting, and the move does not build on it.
+//!   again (walk on up), or by rule R: the ancestor has a reserve card
+//!   `r` waiting, and the move does not build on it.
 //!   Then its parent, with `r` still in the reserve, makes the same move
 //!   and reaches `T` with `r` unplayed, which costs no more: postpone `r`
 //!   as above. (If the move was `r` itself moving on, that parent is no
