@@ -898,9 +898,7 @@ impl Game for Raglan {
                 let code = state.piles[p];
                 next.piles[p] = code.pop();
                 next.tops[p] = match code.run_len() {
-                    len @ 2.. => {
-                        other_colour(card, card.rank().get() + 1, code.bit(len - 2)).index() as u8
-                    }
+                    len @ 2.. => BASES[card.index()][code.bit(len - 2) as usize],
                     _ => self.dealt_top(p, next.piles[p]),
                 };
             }
