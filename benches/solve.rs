@@ -19,7 +19,7 @@ use patience::board::Board;
 use patience::game::{Ask, Game};
 use patience::games::GameKind;
 use patience::games::all_in_a_row::AllInARow;
-use patience::search::{Limits, Table, Verdict, solve};
+use patience::search::{Limits, Tables, Verdict, solve};
 
 /// PySolFC games solved one after another, as one batch worker solves
 /// its share: a mix of quick wins and lost deals that take longer to
@@ -82,7 +82,7 @@ fn solves(group: &mut BenchmarkGroup<'_, WallTime>) {
         .warm_up_time(Duration::from_millis(1))
         .measurement_time(Duration::from_secs(1));
     let limits = Limits::default();
-    let mut table = Table::new(limits.memory);
+    let mut table = Tables::new(limits.memory);
 
     let batch: Vec<AllInARow> = BATCH.map(pysol_engine).collect();
     let id = format!("pysol-{}..{}", BATCH.start(), BATCH.end());

@@ -18,7 +18,7 @@ use thiserror::Error;
 
 use crate::game::Game;
 use crate::games::{DealNumber, GameKind};
-use crate::search::{self, Limits, Stop, Table, Verdict};
+use crate::search::{self, Limits, Stop, Tables, Verdict};
 use crate::with_game;
 
 /// One solved deal: a row of a batch's CSV file.
@@ -118,8 +118,8 @@ impl Batch {
                 .is_some_and(|c| c.load(Ordering::Relaxed))
         };
         self.deals.par_iter().for_each_init(
-            || (tx.clone(), Table::<G::Key>::new(memory)),
-            |(tx, table), &n| {
+            || (tx.clone(), Tables::<G::Key>::new(memory)),
+            |(tx, tables), &n| {
                 if cancelled() {
                     return;
                 }
@@ -133,7 +133,7 @@ impl Batch {
                     .deal(number)
                     .expect("game numbers were checked before the batch started");
                 let game = G::new(&board).expect("every dealt board is a valid position");
-                let report = search::solve(&game, &self.limits, table);
+                let report = search::solve(&game, &self.limits, tables);
                 if report.stop == Some(Stop::Interrupted) {
                     return;
                 }

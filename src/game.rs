@@ -47,18 +47,18 @@ pub trait Game: Sized {
     /// A move as the engine plays it.
     type Move: Copy;
 
-    /// The levels of narrowing at which the search tries first (see
-    /// [`crate::search::solve`]), narrowest first; none for a game searched
-    /// in full at once.
+    /// The levels of narrowing of the walks that take turns with the full
+    /// search (see [`crate::search::solve`]), narrowest first; none for a
+    /// game searched in full alone.
     const NARROWINGS: &'static [u32] = &[];
 
-    /// Whether the attempts before the full search include best-first
-    /// ones, led by [`Game::score`] (see [`crate::search::solve`]).
+    /// Whether a best-first search, led by [`Game::score`], stands in for
+    /// the full walk (see [`crate::search::solve`]).
     const BEST_FIRST: bool = false;
 
-    /// The node budget of the first attempt before the full search; each
-    /// next one has three times the one before.
-    const ATTEMPT_NODES: u64 = 100_000;
+    /// The node budget of the search's first turn; each next one has three
+    /// times the one before.
+    const FIRST_TURN_NODES: u64 = 100_000;
 
     /// The engine for a board, or why the board is not one of this game's.
     fn new(board: &Board) -> Result<Self, BoardError>;

@@ -19,7 +19,7 @@ use patience::board::Board;
 use patience::games::{DealNumber, GameKind, SolveError};
 use patience::notation::{self, Move};
 use patience::reference::{self, Replay};
-use patience::search::{self, Limits, Report, Verdict};
+use patience::search::{self, Limits, Report, Tactic, Verdict};
 use patience::stats::{self, Summary};
 
 /// Exact solver for solitaire deals: proves each deal won (with a move list
@@ -57,6 +57,14 @@ enum Command {
         source: Source,
         #[command(flatten)]
         limits: LimitArgs,
+        /// Search with one tactic alone, in one go, instead of taking turns
+        /// at the game's tactics: `best-first`, `full` (depth-first with
+        /// every move) or `narrowed-N` (depth-first, leaving out moves the
+        /// engine judges seldom needed, at level N). For comparing them;
+        /// a narrowed search that ends without a win proves nothing and
+        /// says `unknown`.
+        #[arg(long, value_name = "TACTIC")]
+        tactic: Option<Tactic>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -141,8 +149,9 @@ struct LimitArgs {
     timeout: Option<Duration>,
     /// Cap on transposition-table memory, e.g. 512M, 2G; a batch shares it
     /// among its threads. At the cap the table forgets positions: slower,
-    /// never wrong. The path being searched may take as much again (at
-    /// least 64M); past that the verdict is `unknown`.
+    /// never wrong. The searches' own memory (the path being searched,
+    /// best-first search's positions) may take as much again (at least 64M
+    /// each); past that the verdict is `unknown`.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
     memory: usize,
 }
@@ -205,8 +214,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game,
             source,
             limits,
+            tactic,
             json,
-        } => solve(game, &source, &limits.limits(), json),
+        } => solve(game, &source, &limits.limits(), tactic, json),
         Command::Verify {
             game,
             source,
@@ -294,12 +304,20 @@ fn load_board(game: GameKind, source: &Source) -> Result<(Board, String)> {
     Ok((board, label))
 }
 
-fn solve(game: GameKind, source: &Source, limits: &Limits, json: bool) -> Result<ExitCode> {
+fn solve(
+    game: GameKind,
+    source: &Source,
+    limits: &Limits,
+    tactic: Option<Tactic>,
+    json: bool,
+) -> Result<ExitCode> {
     let (board, label) = load_board(game, source)?;
-    let report = game.solve(&board, limits).map_err(|e| match e {
-        SolveError::Board(e) => bad_input(format!("{label}: {e}")),
-        unconfirmed => anyhow!("{label}: {unconfirmed}"),
-    })?;
+    let report = game
+        .solve_with(&board, limits, tactic)
+        .map_err(|e| match e {
+            SolveError::Board(e) => bad_input(format!("{label}: {e}")),
+            unconfirmed => anyhow!("{label}: {unconfirmed}"),
+        })?;
     if json {
         println!("{}", report_json(game, &label, &report));
     } else {
@@ -316,7 +334,7 @@ fn report_json(game: GameKind, label: &str, report: &Report) -> serde_json::Valu
         "stop": report.stop,
         "moves": report.moves.iter().map(Move::to_string).collect::<Vec<_>>(),
         "nodes": report.nodes,
-        "attempts": report.attempts,
+        "turns": report.turns,
         "table_peak": report.table_peak,
         "table_bytes": report.table_bytes,
         "best": report.best,
@@ -342,20 +360,27 @@ fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) ->
                     "stopped at --timeout {}s",
                     limits.timeout.unwrap_or_default().as_secs_f64()
                 ),
+                Some(search::Stop::Narrowed) => {
+                    "a narrowed search ended without a win, which proves nothing".into()
+                }
                 _ => "interrupted".into(),
             };
-            out += &format!("# unknown: {why}, before the search ended\n");
+            let before = match report.stop {
+                Some(search::Stop::Narrowed) => "",
+                _ => ", before the search ended",
+            };
+            out += &format!("# unknown: {why}{before}\n");
         }
     }
     for mv in &report.moves {
         out += &format!("{mv}\n");
     }
-    let attempts = match report.attempts {
+    let turns = match report.turns {
         1 => String::new(),
-        n => format!(" in {n} attempts"),
+        n => format!(" in {n} turns"),
     };
     out += &format!(
-        "# {} nodes{attempts}, table peak {} positions ({}), best {} cards home, {:.3} s\n",
+        "# {} nodes{turns}, table peak {} positions ({}), best {} cards home, {:.3} s\n",
         report.nodes,
         report.table_peak,
         human_bytes(report.table_bytes),

@@ -15,7 +15,7 @@ use patience::game::Game;
 use patience::games::GameKind;
 use patience::games::all_in_a_row::AllInARow;
 use patience::reference::{Replay, replay};
-use patience::search::{Limits, Table, Verdict, solve};
+use patience::search::{Limits, Tables, Verdict, solve};
 use rayon::prelude::*;
 use serde::Deserialize;
 
@@ -69,7 +69,7 @@ fn bhs_rows() -> Vec<Row> {
 fn check_deal(
     n: u64,
     bhs: BhsVerdict,
-    table: &mut Table<<AllInARow as Game>::Key>,
+    table: &mut Tables<<AllInARow as Game>::Key>,
 ) -> Result<(), String> {
     let board = GameKind::AllInARow
         .pysol_deal(n)
@@ -119,7 +119,7 @@ fn verdicts_agree_with_black_hole_solver() {
     let failures: Vec<String> = rows
         .par_iter()
         .map_init(
-            || Table::new(memory),
+            || Tables::new(memory),
             |table, row| check_deal(row.deal, row.verdict, table).err(),
         )
         .flatten()

@@ -469,7 +469,7 @@ fn solve_json_has_every_field_and_its_moves_win() {
     assert_eq!(verdict(&report), "won");
     assert_eq!(report["moves"].as_array().map(Vec::len), Some(52));
     assert_eq!(report["best"].as_u64(), Some(52));
-    for field in ["nodes", "attempts", "table_peak", "micros"] {
+    for field in ["nodes", "turns", "table_peak", "micros"] {
         assert!(report[field].is_u64(), "{field} in {report}");
     }
     assert!(report["nodes"].as_u64() > Some(0));
@@ -1043,4 +1043,32 @@ fn raglan_solutions_verify() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with("won"));
+}
+
+/// Raglan deal 10 is lost: best-first search and the full walk each prove
+/// it alone; a narrowed walk only ends, and says so.
+#[test]
+fn one_tactic_alone_proves_only_what_it_can() {
+    let alone = |tactic: &str| -> Value {
+        let out =
+            stdout_of(patience().args(["solve", "raglan", "10", "--json", "--tactic", tactic]));
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+    };
+    for tactic in ["best-first", "full"] {
+        let report = alone(tactic);
+        assert_eq!(verdict(&report), "lost", "{tactic}: {report}");
+        assert_eq!(report["turns"].as_u64(), Some(1), "{tactic}: {report}");
+    }
+    let narrowed = alone("narrowed-8");
+    assert_eq!(verdict(&narrowed), "unknown", "{narrowed}");
+    assert_eq!(narrowed["stop"].as_str(), Some("narrowed"), "{narrowed}");
+    let text = stdout_of(patience().args(["solve", "raglan", "10", "--tactic", "narrowed-8"]));
+    assert!(
+        text.contains("# unknown: a narrowed search ended without a win"),
+        "{text}"
+    );
+    assert_bad_input(
+        patience().args(["solve", "raglan", "10", "--tactic", "sideways"]),
+        &["`sideways` is not a tactic"],
+    );
 }

@@ -20,7 +20,7 @@ use patience::games::all_in_a_row::AllInARow;
 use patience::games::raglan::Raglan;
 use patience::notation::Move;
 use patience::reference::{Replay, Rules, plain_search, replay};
-use patience::search::{DEFAULT_MEMORY, Limits, Report, Table, Verdict, solve};
+use patience::search::{DEFAULT_MEMORY, Limits, Report, Tables, Verdict, solve};
 use proptest::prelude::*;
 use proptest::sample::{Index, subsequence};
 use proptest::strategy::ValueTree;
@@ -100,7 +100,7 @@ fn check_random_play<G: Game>(rules: &dyn Rules, board: &Board, picks: &[Index])
 /// win replays to a win under the reference rules.
 fn solve_checked<G: Game>(rules: &dyn Rules, board: &Board) -> Report {
     let game = G::new(board).expect("a valid board");
-    let report = solve(&game, &Limits::default(), &mut Table::new(DEFAULT_MEMORY));
+    let report = solve(&game, &Limits::default(), &mut Tables::new(DEFAULT_MEMORY));
     if report.verdict == Verdict::Won {
         assert_eq!(
             replay(rules, board, &report.moves),
@@ -291,7 +291,7 @@ fn raglan_rules_that_lean_on_the_table_keep_the_verdicts_of_whole_deals() {
         max_nodes: Some(300_000),
         ..Limits::default()
     };
-    let mut table = Table::new(DEFAULT_MEMORY);
+    let mut table = Tables::new(DEFAULT_MEMORY);
     let (mut won, mut lost) = (0, 0);
     for n in 1..=200 {
         let board = deal(GameKind::Raglan.layout(), n);

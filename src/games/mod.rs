@@ -14,7 +14,7 @@ use crate::board::{Board, BoardError};
 use crate::game::Game;
 use crate::pysol::{PysolDeal, PysolError};
 use crate::reference::{self, Replay};
-use crate::search::{self, Limits, Report, Table, Verdict};
+use crate::search::{self, Limits, Report, Tables, Tactic, Verdict};
 
 /// The games patience solves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -126,13 +126,27 @@ impl GameKind {
         }
     }
 
-    /// Solves a board with this game's engine and a fresh table; a win is
+    /// Solves a board with this game's engine and fresh tables; a win is
     /// confirmed (see [`GameKind::confirm`]) before it is returned.
     pub fn solve(self, board: &Board, limits: &Limits) -> Result<Report, SolveError> {
+        self.solve_with(board, limits, None)
+    }
+
+    /// As [`GameKind::solve`], or with one tactic alone (see
+    /// [`search::solve_alone`]).
+    pub fn solve_with(
+        self,
+        board: &Board,
+        limits: &Limits,
+        tactic: Option<Tactic>,
+    ) -> Result<Report, SolveError> {
         let report = with_game!(self, G => {
             let game = G::new(board)?;
-            let mut table = Table::new(limits.memory);
-            search::solve(&game, limits, &mut table)
+            let mut tables = Tables::new(limits.memory);
+            match tactic {
+                Some(tactic) => search::solve_alone(&game, limits, &mut tables, tactic),
+                None => search::solve(&game, limits, &mut tables),
+            }
         });
         self.confirm(board, &report)?;
         Ok(report)

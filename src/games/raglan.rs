@@ -629,17 +629,26 @@ impl Game for Raglan {
     /// free to rearrange can spend millions of positions moving runs
     /// between twin cards (6H and 6D swapping their places on two black
     /// 7s, over and over). Numbered deals 1..1000, --timeout 10s: 30 s on
-    /// 2 threads with levels 4 and 8, 66 s in full at once (before the
-    /// best-first attempts, which brought it to 19 s).
-    const NARROWINGS: &'static [u32] = &[4, 8];
+    /// 2 threads with levels 4 and 8, 66 s in full at once (before
+    /// best-first search, which brought it to 19 s).
+    ///
+    /// Beside best-first search, level 8 alone does best now that turns
+    /// take their attempts up where they stopped. Simulated from the nodes
+    /// and time each tactic takes alone (`results/schedule/`), Solvitaire's
+    /// 150 boards, numbered deals 1..2000 and 30001..31000 take 0.72, 15.9
+    /// and 9.8 s of solving with level 8; 0.98, 16.9 and 9.3 s with levels
+    /// 4 and 8; 1.09, 17.8 and 11.2 s with level 4; 1.36, 27.5 and 14.7 s
+    /// with best-first search alone.
+    const NARROWINGS: &'static [u32] = &[8];
     const BEST_FIRST: bool = true;
-    /// Small first attempts: most deals are won within a few thousand
-    /// positions by one attempt or another, and which one is luck, so the
-    /// turns are best taken early. Numbered deals 30001..33000, --timeout
-    /// 10s, 2 threads, the ten slowest deals left out: 18.2 s of solving
-    /// from 100k, 15.0 s from 10k, 13.1 s from 1000, 14.9 s from 300; the
-    /// median deal 0.80 ms from 100k and 0.59 ms from 1000.
-    const ATTEMPT_NODES: u64 = 1000;
+    /// Small first turns: most deals are won within a few thousand
+    /// positions by one tactic or the other, and which one is luck, so the
+    /// turns are best taken early. Simulated as for
+    /// [`Raglan::NARROWINGS`]: from 300, 0.89, 15.5 and 8.7 s; from 1000,
+    /// 0.72, 15.9 and 9.8 s; from 3000, 0.95, 16.2 and 9.0 s; from 10k,
+    /// 0.78, 17.3 and 10.6 s. (The 150 boards swing with where the turns
+    /// end on their five hardest.)
+    const FIRST_TURN_NODES: u64 = 1000;
     type State = State;
     type Key = [u64; 4];
     type Move = Step;

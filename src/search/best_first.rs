@@ -6,7 +6,8 @@
 //! Raglan that can be tens of millions of positions above a short win.
 //! Best-first search goes back to an early choice as soon as it looks
 //! better than where the walk got to. It keeps every expanded position,
-//! so it runs on a node budget, and a walk decides what it leaves open.
+//! so it runs out of memory where a walk would not; then a full walk
+//! takes its place (see [`super::solve`]).
 
 use std::collections::VecDeque;
 use std::mem::size_of;
@@ -94,113 +95,124 @@ struct Closed<S, M> {
 /// `parent` of the start.
 const ROOT: u32 = u32::MAX;
 
-impl<G: Game> Search<'_, G> {
-    /// One best-first attempt, from a fresh table, until a win, the end of
-    /// the reachable positions, or the attempt's node budget.
-    ///
-    /// It makes every move (it is never narrowed). Every position reached
-    /// is recorded in the table when first generated and queued then, so
-    /// each is queued once, unless the table forgets it and it is met again.
-    /// If the queue runs dry, the deal is lost, as in the walk, even if the
-    /// table forgot positions: every child of an expanded position was
-    /// either queued then, or found in the table, so queued before; and
-    /// all that was queued was expanded. So the expanded positions hold
-    /// every child of each, and with the start, every position reachable.
-    /// (Asking that the table forget nothing as well threw away the proof
-    /// of deals whose table, half full, had a probe window overflow: deal
-    /// 45068 went on from 4.7M positions to 10.6M.) The queue and the
-    /// expanded positions count against the path's memory cap; past it
-    /// the attempt gives up.
-    pub(super) fn best_first(&mut self, table: &mut Table<G::Key>) -> End<notation::Move> {
-        let root = match self.start(table) {
-            Ok((root, _)) => root,
-            Err(end) => return end,
-        };
-        let mut closed: Vec<Closed<G::State, G::Move>> = Vec::new();
-        let mut open = Queue::new();
-        let (mut moves, mut keys) = (Vec::new(), Vec::new());
-        let mut next = Some((root, ROOT, None));
+/// A best-first attempt, kept between the turns of its tactic, as a walk
+/// is: a turn that runs out of nodes leaves its queue for the next.
+///
+/// It makes every move (it is never narrowed). Every position reached is
+/// recorded in the table when first generated and queued then, so each is
+/// queued once, unless the table forgets it and it is met again. If the
+/// queue runs dry, the deal is lost, as in the walk, even if the table
+/// forgot positions: every child of an expanded position was either queued
+/// then, or found in the table, so queued before; and all that was queued
+/// was expanded. So the expanded positions hold every child of each, and
+/// with the start, every position reachable. (Asking that the table forget
+/// nothing as well threw away the proof of deals whose table, half full,
+/// had a probe window overflow: deal 45068 went on from 4.7M positions to
+/// 10.6M.) The queue and the expanded positions may take `room` bytes;
+/// past that the attempt gives up.
+pub(super) struct BestFirst<G: Game> {
+    closed: Vec<Closed<G::State, G::Move>>,
+    open: Queue<Open<G::Move>>,
+    /// The position to expand next, with its parent and the move from it:
+    /// kept here, not expanded, when the turn ran out of nodes first.
+    pending: Option<(G::State, u32, Option<G::Move>)>,
+    moves: Vec<G::Move>,
+    keys: Vec<(G::Key, i32)>,
+    room: usize,
+}
+
+impl<G: Game> BestFirst<G> {
+    /// An attempt from `root`, already recorded in the table.
+    pub(super) fn new(root: G::State, room: usize) -> BestFirst<G> {
+        BestFirst {
+            closed: Vec::new(),
+            open: Queue::new(),
+            pending: Some((root, ROOT, None)),
+            moves: Vec::new(),
+            keys: Vec::new(),
+            room,
+        }
+    }
+
+    /// Expands on until a win, the end of the reachable positions, or the
+    /// end of the turn's nodes.
+    pub(super) fn resume(
+        &mut self,
+        search: &mut Search<G>,
+        table: &mut Table<G::Key>,
+    ) -> End<notation::Move> {
+        let game = search.game;
         loop {
-            let (state, parent, mv) = match next.take() {
-                Some(first) => first,
-                None => match open.pop() {
+            let (state, parent, mv) = match self.pending {
+                Some(next) => next,
+                None => match self.open.pop() {
                     Some(Open { parent, mv }) => {
-                        let from: &Closed<_, _> = &closed[parent as usize];
-                        (self.game.play(&from.state, mv), parent, Some(mv))
+                        let from = &self.closed[parent as usize];
+                        (game.play(&from.state, mv), parent, Some(mv))
                     }
-                    None => break,
+                    None => return End::Lost,
                 },
             };
-            if let Err(end) = self.count_node() {
+            if let Err(end) = search.count_node() {
+                self.pending = Some((state, parent, mv));
                 return end;
             }
-            if self.nodes.is_multiple_of(super::CHECK_EVERY)
-                && self.open_bytes(&closed, &open) > self.path_cap
-            {
+            self.pending = None;
+            if search.at_check() && self.bytes() > self.room {
                 return End::OutOfRoom;
             }
-            self.best = self.best.max(self.game.cards_home(&state));
-            let id = closed.len() as u32;
-            closed.push(Closed { state, parent, mv });
-            if self.game.is_dead_end(&state) {
+            search.best = search.best.max(game.cards_home(&state));
+            let id = self.closed.len() as u32;
+            self.closed.push(Closed { state, parent, mv });
+            if game.is_dead_end(&state) {
                 continue;
             }
-            moves.clear();
+            self.moves.clear();
             let ask = Ask {
                 ordered: false,
                 ..Ask::FULL
             };
-            self.game.moves(&state, mv, ask, &mut moves);
+            game.moves(&state, mv, ask, &mut self.moves);
             // Each child's key first, its table slot fetched meanwhile, so
             // the cache misses of the lookups overlap: waiting on them one by
             // one took a tenth of the time.
-            keys.clear();
-            for &mv in &moves {
-                let child = self.game.play(&state, mv);
-                if self.game.is_won(&child) {
-                    self.best = self.game.cards_home(&child);
-                    return End::Won(self.line(&closed, id, mv));
+            self.keys.clear();
+            for &mv in &self.moves {
+                let child = game.play(&state, mv);
+                if game.is_won(&child) {
+                    search.best = game.cards_home(&child);
+                    return End::Won(self.line(game, id, mv));
                 }
-                let key = self.game.key(&child);
+                let key = game.key(&child);
                 table.prefetch(key);
-                keys.push((key, self.game.score(&child)));
+                self.keys.push((key, game.score(&child)));
             }
-            for (&mv, &(key, score)) in moves.iter().zip(&keys) {
-                if !table.insert(key) {
-                    continue;
+            for (&mv, &(key, score)) in self.moves.iter().zip(&self.keys) {
+                if table.insert(key) {
+                    self.open.push(score, Open { parent: id, mv });
                 }
-                open.push(score, Open { parent: id, mv });
             }
         }
-        End::Lost
     }
 
-    fn open_bytes(
-        &self,
-        closed: &Vec<Closed<G::State, G::Move>>,
-        open: &Queue<Open<G::Move>>,
-    ) -> usize {
-        closed.capacity() * size_of::<Closed<G::State, G::Move>>() + open.bytes()
+    /// Bytes the expanded and queued positions take, room to grow included.
+    fn bytes(&self) -> usize {
+        self.closed.capacity() * size_of::<Closed<G::State, G::Move>>() + self.open.bytes()
     }
 
     /// The moves from the start to expanded position `id`, then `last`.
-    fn line(
-        &self,
-        closed: &[Closed<G::State, G::Move>],
-        mut id: u32,
-        last: G::Move,
-    ) -> Vec<notation::Move> {
+    fn line(&self, game: &G, mut id: u32, last: G::Move) -> Vec<notation::Move> {
         let mut steps = vec![last];
-        while let Some(mv) = closed[id as usize].mv {
+        while let Some(mv) = self.closed[id as usize].mv {
             steps.push(mv);
-            id = closed[id as usize].parent;
+            id = self.closed[id as usize].parent;
         }
         steps.reverse();
         let mut out = Vec::new();
-        let mut state = self.game.initial();
+        let mut state = game.initial();
         for mv in steps {
-            self.game.notation(&state, mv, &mut out);
-            state = self.game.play(&state, mv);
+            game.notation(&state, mv, &mut out);
+            state = game.play(&state, mv);
         }
         out
     }

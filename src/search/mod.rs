@@ -14,18 +14,20 @@
 
 mod best_first;
 mod table;
+mod walk;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use ahash::AHashSet;
 use serde::Serialize;
 
-pub use table::{Table, TableKey};
+pub use table::{Table, TableKey, Tables};
 
-use crate::game::{Ask, Game};
+use crate::game::Game;
 use crate::notation;
+use best_first::BestFirst;
+use walk::Walk;
 
 /// What may stop a search before it ends.
 #[derive(Clone, Debug)]
@@ -91,6 +93,9 @@ pub enum Stop {
     /// The path being searched outgrew its cap (see [`solve`]).
     Memory,
     Interrupted,
+    /// A narrowed walk searched alone ([`solve_alone`]) ended without a
+    /// win, which proves nothing.
+    Narrowed,
 }
 
 /// The result of one search.
@@ -104,8 +109,8 @@ pub struct Report {
     /// Positions expanded, the start included, in all attempts; at most
     /// `--max-nodes`.
     pub nodes: u64,
-    /// Searches made, narrowed ones included (see [`solve`]).
-    pub attempts: u32,
+    /// Turns taken at the search's tactics (see [`solve`]).
+    pub turns: u32,
     /// Most positions the table held at once, in any attempt.
     pub table_peak: usize,
     /// Bytes the table's slots took at the end.
@@ -118,39 +123,31 @@ pub struct Report {
 /// How often, in nodes, the clock and the cancel flag are read.
 const CHECK_EVERY: u64 = 1024;
 
-struct Frame<S, K> {
-    state: S,
-    key: K,
-    /// This position's moves are `moves[start..end]`, the positions they
-    /// lead to (with their keys) `children[start..end]`; `next` is the next
-    /// one to try.
-    start: u32,
-    next: u32,
-    end: u32,
-}
-
-/// How one attempt of a search ended.
+/// How one attempt ended, or one turn of it.
 enum End<M> {
     Won(Vec<M>),
     Lost,
     Stopped(Stop),
-    /// The attempt used up its nodes.
+    /// The turn used up its nodes; the attempt can go on.
     OutOfNodes,
     /// A best-first attempt filled the memory it may take.
     OutOfRoom,
 }
 
-/// How much larger each attempt's budget is than the one before. An
-/// attempt starts afresh, so small steps repeat work, and large ones
-/// overshoot. Raglan, numbered deals 1..3000 and 30001..33000, --timeout
-/// 10s, 2 threads: 2 took 20.3 s and 14.7 s, 3 took 16.9 s and 12.4 s
-/// (deals 30001..33000 with 4: 14.2 s; in rounds where every kind of
-/// attempt has the same budget, doubling each round: 19.3 s).
-const ATTEMPT_GROWTH: u64 = 3;
+/// How much larger each turn's budget is than the one before. Turns take
+/// up their attempts where they stopped, so this only sets how finely the
+/// tactics share the nodes. Raglan, simulated from the nodes and time each
+/// tactic takes alone (`results/schedule/`), Solvitaire's 150 boards,
+/// numbered deals 1..2000 and 30001..31000: 0.97, 16.3 and 9.4 s of
+/// solving with 2; 0.72, 15.9 and 9.8 s with 3; 0.99, 15.8 and 9.1 s
+/// with 4.
+const TURN_GROWTH: u64 = 3;
 
-/// Past this budget an attempt before the full search is not worth it:
-/// the full search comes next.
-const MAX_ATTEMPT_NODES: u64 = 1 << 26;
+/// How many times the turn's budget a best-first turn gets. Best-first
+/// search is the one that proves a loss, and in Raglan it finds most of
+/// the hard wins. Simulated as for `TURN_GROWTH`: 0.82, 15.9 and 9.1 s
+/// with 1; 0.72, 15.9 and 9.8 s with 2; 0.79, 15.9 and 10.2 s with 3.
+const BEST_FIRST_WEIGHT: u64 = 2;
 
 /// The path's own floor: a small table should make a search forget
 /// positions, not stop it after a few dozen moves.
@@ -158,300 +155,273 @@ const MIN_PATH_BYTES: usize = 64 << 20;
 
 /// How one attempt searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tactic {
-    /// Best-first, with every move (see `Search::best_first`).
+pub enum Tactic {
+    /// Best-first, with every move (see [`best_first`]).
     BestFirst,
     /// Depth-first at a level of narrowing.
     Narrowed(u32),
-    /// Depth-first with every move and no budget: this one decides.
+    /// Depth-first with every move.
     Full,
 }
 
-/// The attempts of one search, in turn, each with three times the nodes of the
-/// one before.
-struct Schedule {
-    tactics: Vec<Tactic>,
-    turn: usize,
-    budget: u64,
+impl std::fmt::Display for Tactic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tactic::BestFirst => f.write_str("best-first"),
+            Tactic::Narrowed(level) => write!(f, "narrowed-{level}"),
+            Tactic::Full => f.write_str("full"),
+        }
+    }
 }
 
-impl Schedule {
-    fn new<G: Game>() -> Schedule {
-        let best_first = G::BEST_FIRST.then_some(Tactic::BestFirst);
+impl std::str::FromStr for Tactic {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Tactic, String> {
+        let narrowed = |level: &str| match level.parse() {
+            Ok(level) if level > 0 => Ok(Tactic::Narrowed(level)),
+            _ => Err(format!("`{level}` is not a narrowing level (1 or more)")),
+        };
+        match text {
+            "best-first" => Ok(Tactic::BestFirst),
+            "full" => Ok(Tactic::Full),
+            _ => match text.strip_prefix("narrowed-") {
+                Some(level) => narrowed(level),
+                None => Err(format!(
+                    "`{text}` is not a tactic: best-first, full or narrowed-N"
+                )),
+            },
+        }
+    }
+}
+
+impl Tactic {
+    /// The tactics a game's searches take turns at: the one that can prove
+    /// a loss first, best-first where the game has it, then the narrowed
+    /// walks.
+    fn all<G: Game>() -> Vec<Tactic> {
+        let prover = if G::BEST_FIRST {
+            Tactic::BestFirst
+        } else {
+            Tactic::Full
+        };
         let narrowed = G::NARROWINGS.iter().map(|&level| Tactic::Narrowed(level));
-        Schedule {
-            tactics: best_first.into_iter().chain(narrowed).collect(),
-            turn: 0,
-            budget: G::ATTEMPT_NODES,
-        }
+        std::iter::once(prover).chain(narrowed).collect()
     }
 
-    /// The next attempt and its node budget (none for the full search).
-    fn next(&mut self) -> (Tactic, Option<u64>) {
-        if self.tactics.is_empty() || self.budget > MAX_ATTEMPT_NODES {
-            return (Tactic::Full, None);
+    fn weight(self) -> u64 {
+        match self {
+            Tactic::BestFirst => BEST_FIRST_WEIGHT,
+            Tactic::Narrowed(_) | Tactic::Full => 1,
         }
-        let tactic = self.tactics[self.turn % self.tactics.len()];
-        self.turn += 1;
-        let budget = self.budget;
-        self.budget *= ATTEMPT_GROWTH;
-        (tactic, Some(budget))
-    }
-
-    /// Leaves out `tactic` from now on; for a narrowing level, the
-    /// narrower ones too, since they search part of what it searched.
-    fn drop(&mut self, tactic: Tactic) {
-        self.tactics.retain(|&kept| match (kept, tactic) {
-            (Tactic::Narrowed(kept), Tactic::Narrowed(level)) => kept > level,
-            _ => kept != tactic,
-        });
     }
 }
 
-/// Searches `game` from its initial position, using `table` (cleared
+/// One tactic's search, kept between its turns.
+enum Attempt<G: Game> {
+    Walk(Walk<G>),
+    BestFirst(BestFirst<G>),
+}
+
+/// A tactic in the rotation: its attempt, begun at its first turn, and
+/// the table it has to itself.
+struct Entrant<G: Game> {
+    tactic: Tactic,
+    attempt: Option<Attempt<G>>,
+    /// Nodes its turns took so far.
+    spent: u64,
+    table: usize,
+}
+
+impl<G: Game> Entrant<G> {
+    fn new(tactic: Tactic, table: usize) -> Entrant<G> {
+        Entrant {
+            tactic,
+            attempt: None,
+            spent: 0,
+            table,
+        }
+    }
+
+    /// Takes a turn with `allowance` nodes for all its turns so far.
+    fn turn(
+        &mut self,
+        search: &mut Search<G>,
+        table: &mut Table<G::Key>,
+        allowance: u64,
+        room: usize,
+    ) -> End<notation::Move> {
+        let attempt = self.attempt.get_or_insert_with(|| {
+            let root = search.game.initial();
+            let key = search.game.key(&root);
+            table.clear();
+            table.insert(key);
+            match self.tactic {
+                Tactic::BestFirst => Attempt::BestFirst(BestFirst::new(root, room)),
+                Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, room)),
+                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, room)),
+            }
+        });
+        let before = search.nodes;
+        search.turn_end = before.saturating_add(allowance.saturating_sub(self.spent));
+        let end = match attempt {
+            Attempt::Walk(walk) => walk.resume(search, table),
+            Attempt::BestFirst(best_first) => best_first.resume(search, table),
+        };
+        self.spent += search.nodes - before;
+        end
+    }
+}
+
+/// Searches `game` from its initial position, using `tables` (cleared
 /// first).
 ///
-/// Before the full search come attempts that look for a win only, each
-/// with a fresh table and three times the nodes of the one before, taken in turn:
-/// best-first ones where the game has [`Game::BEST_FIRST`], then one per
-/// level of [`Game::NARROWINGS`]. A depth-first search free to make every
-/// move can take a wrong turn early and spend millions of positions below
-/// it (in Raglan, shuffling runs between twin cards); a narrowed one, which
+/// The search takes turns at several tactics, each keeping its own
+/// attempt and table between its turns, until one of them decides: a
+/// best-first one where the game has [`Game::BEST_FIRST`], or else a
+/// full depth-first walk, then one walk per level of
+/// [`Game::NARROWINGS`]. A depth-first search free to make every move can
+/// take a wrong turn early and spend millions of positions below it (in
+/// Raglan, shuffling runs between twin cards); a narrowed one, which
 /// leaves out moves the engine judges seldom needed, backs out sooner, and
 /// a best-first one goes back to the early choice as soon as it looks
-/// better than where the search got to. Together they find most wins far
-/// faster. A narrowed attempt that ends without a win proves nothing, so
-/// its level and the narrower ones are dropped; a best-first one that runs
-/// out of memory is dropped; when none is left or the budget outgrows
-/// `MAX_ATTEMPT_NODES`, the full search decides. A best-first attempt
-/// that expands every reachable position proves the deal lost as the full
-/// search would; otherwise a lost deal pays for the attempts on top of the
-/// full search.
+/// better than where the search got to. Which is fastest differs from
+/// deal to deal, so they share the work: each turn has three times the
+/// nodes of the one before (best-first twice that), and takes its
+/// attempt up where its last turn left it, so only the tactics that do not
+/// win cost extra, never a repeated attempt.
 ///
-/// Besides the table, the search keeps the path it is on: each position
-/// with its moves and the positions they lead to. Where moves can be
-/// undone that path can grow long (hundreds of thousands of positions in
-/// Raglan), so it may take at most as many bytes as the table's cap, or
-/// `MIN_PATH_BYTES` if that is more; past that the search stops,
-/// `unknown`.
-pub fn solve<G: Game>(game: &G, limits: &Limits, table: &mut Table<G::Key>) -> Report {
+/// A narrowed walk that ends without a win proves nothing, so it is
+/// dropped with the narrower ones. A best-first attempt that expands every
+/// reachable position proves the deal lost, as the full walk does; one
+/// that runs out of memory gives its place to a full walk.
+///
+/// Each tactic's table has an equal share of the tables' cap. Besides its
+/// table, each attempt keeps what it must: a walk the path it is on, each
+/// position with its moves and the positions they lead to (in Raglan,
+/// hundreds of thousands of positions long), best-first search every
+/// position it expanded and queued. Each may take as many bytes as its
+/// table's share, or `MIN_PATH_BYTES` if that is more; past that a walk
+/// stops the search, `unknown`.
+pub fn solve<G: Game>(game: &G, limits: &Limits, tables: &mut Tables<G::Key>) -> Report {
+    take_turns(
+        game,
+        limits,
+        tables,
+        Tactic::all::<G>(),
+        G::FIRST_TURN_NODES,
+    )
+}
+
+/// Searches `game` with `tactic` alone, in one turn without a budget, to
+/// compare the tactics (the turns of [`solve`] can be simulated from what
+/// each takes alone). A narrowed walk that ends without a win stops with
+/// [`Stop::Narrowed`].
+pub fn solve_alone<G: Game>(
+    game: &G,
+    limits: &Limits,
+    tables: &mut Tables<G::Key>,
+    tactic: Tactic,
+) -> Report {
+    take_turns(game, limits, tables, vec![tactic], u64::MAX)
+}
+
+fn take_turns<G: Game>(
+    game: &G,
+    limits: &Limits,
+    tables: &mut Tables<G::Key>,
+    tactics: Vec<Tactic>,
+    mut budget: u64,
+) -> Report {
     let started = Instant::now();
-    let mut search = Search::new(game, limits, table.cap().max(MIN_PATH_BYTES));
-    let mut schedule = Schedule::new::<G>();
-    let (mut attempts, mut table_peak) = (0, 0);
+    let mut search = Search::new(game, limits);
+    let tables = tables.split(tactics.len());
+    let room = tables[0].cap().max(MIN_PATH_BYTES);
+    let mut rotation: Vec<Entrant<G>> = (tactics.into_iter().enumerate())
+        .map(|(table, tactic)| Entrant::new(tactic, table))
+        .collect();
+    let root = game.initial();
+    search.best = game.cards_home(&root);
+    let (mut turns, mut table_peak) = (0, 0);
     let (verdict, stop, moves) = loop {
-        let (tactic, budget) = schedule.next();
-        search.narrowing = match tactic {
-            Tactic::Narrowed(level) => level,
-            Tactic::BestFirst | Tactic::Full => 0,
-        };
-        search.attempt_end = budget.map_or(u64::MAX, |b| search.nodes.saturating_add(b));
-        attempts += 1;
-        let end = match tactic {
-            Tactic::BestFirst => search.best_first(table),
-            Tactic::Narrowed(_) | Tactic::Full => search.run(table),
-        };
+        if game.is_won(&root) {
+            break (Verdict::Won, None, Vec::new());
+        }
+        if rotation.is_empty() {
+            break (Verdict::Unknown, Some(Stop::Narrowed), Vec::new());
+        }
+        let at = turns as usize % rotation.len();
+        let entrant = &mut rotation[at];
+        turns += 1;
+        let allowance = budget.saturating_mul(entrant.tactic.weight());
+        budget = budget.saturating_mul(TURN_GROWTH);
+        let table = &mut tables[entrant.table];
+        let end = entrant.turn(&mut search, table, allowance, room);
         table_peak = table_peak.max(table.peak());
         match end {
             End::Won(moves) => break (Verdict::Won, None, moves),
-            End::Lost if matches!(tactic, Tactic::Narrowed(_)) => schedule.drop(tactic),
-            End::Lost => break (Verdict::Lost, None, Vec::new()),
+            End::Lost => match entrant.tactic {
+                Tactic::Narrowed(level) => rotation.retain(|kept| match kept.tactic {
+                    Tactic::Narrowed(other) => other > level,
+                    _ => true,
+                }),
+                Tactic::BestFirst | Tactic::Full => break (Verdict::Lost, None, Vec::new()),
+            },
             End::Stopped(stop) => break (Verdict::Unknown, Some(stop), Vec::new()),
             End::OutOfNodes => {}
-            End::OutOfRoom => schedule.drop(tactic),
+            End::OutOfRoom => *entrant = Entrant::new(Tactic::Full, entrant.table),
         }
     };
     Report {
         verdict,
         stop,
         moves,
-        attempts,
+        turns,
         nodes: search.nodes,
         table_peak,
-        table_bytes: table.bytes(),
+        table_bytes: tables.iter().map(Table::bytes).sum(),
         best: search.best,
         elapsed: started.elapsed(),
     }
 }
 
+/// What the attempts of one search share: the game, the limits, and the
+/// count of nodes.
 struct Search<'a, G: Game> {
     game: &'a G,
     limits: &'a Limits,
     deadline: Option<Instant>,
     nodes: u64,
     best: u32,
-    moves: Vec<G::Move>,
-    /// The position each of `moves` leads to and its key, worked out when
-    /// its parent was expanded (to prefetch its table slot) and kept for
-    /// the walk.
-    children: Vec<(G::State, G::Key)>,
-    stack: Vec<Frame<G::State, G::Key>>,
-    /// Keys of the positions on the current path, for games with cycles,
-    /// kept once `path_kept` is set. Until the table forgets a position,
-    /// every position on the path is in it, and the table alone keeps the
-    /// walk off cycles.
-    path: AHashSet<G::Key>,
-    path_kept: bool,
-    /// This attempt's narrowing level, 0 for the full search.
-    narrowing: u32,
-    /// The node count at which this attempt gives up.
-    attempt_end: u64,
-    /// The most bytes the path may take.
-    path_cap: usize,
+    /// The node count at which this turn ends.
+    turn_end: u64,
 }
 
 impl<'a, G: Game> Search<'a, G> {
-    fn new(game: &'a G, limits: &'a Limits, path_cap: usize) -> Search<'a, G> {
+    fn new(game: &'a G, limits: &'a Limits) -> Search<'a, G> {
         Search {
             game,
             limits,
             deadline: limits.timeout.map(|t| Instant::now() + t),
             nodes: 0,
             best: 0,
-            moves: Vec::new(),
-            children: Vec::new(),
-            stack: Vec::new(),
-            path: AHashSet::new(),
-            path_kept: false,
-            narrowing: 0,
-            attempt_end: u64::MAX,
-            path_cap,
+            turn_end: u64::MAX,
         }
     }
 
-    /// One attempt, from a fresh table.
-    fn run(&mut self, table: &mut Table<G::Key>) -> End<notation::Move> {
-        self.stack.clear();
-        self.moves.clear();
-        self.children.clear();
-        self.path.clear();
-        self.path_kept = false;
-        let (root, key) = match self.start(table) {
-            Ok(start) => start,
-            Err(end) => return end,
-        };
-        if let Err(end) = self.count_node() {
-            return end;
-        }
-        self.expand(root, key, None, table);
-        while let Some(frame) = self.stack.last_mut() {
-            if frame.next == frame.end {
-                let frame = self.stack.pop().expect("the loop saw a frame");
-                self.moves.truncate(frame.start as usize);
-                self.children.truncate(frame.start as usize);
-                if self.path_kept {
-                    self.path.remove(&frame.key);
-                }
-                continue;
-            }
-            let ((child, key), mv) = (
-                self.children[frame.next as usize],
-                self.moves[frame.next as usize],
-            );
-            frame.next += 1;
-            if self.game.is_won(&child) {
-                self.best = self.game.cards_home(&child);
-                return End::Won(self.solution());
-            }
-            if !table.insert(key) || self.on_path(key, table) {
-                continue;
-            }
-            if let Err(end) = self.count_node() {
-                return end;
-            }
-            self.expand(child, key, Some(mv), table);
-        }
-        End::Lost
-    }
-
-    /// Begins an attempt: clears the table and records the start in it,
-    /// with its key, or ends the attempt at once if the start is won.
-    fn start(
-        &mut self,
-        table: &mut Table<G::Key>,
-    ) -> Result<(G::State, G::Key), End<notation::Move>> {
-        table.clear();
-        let root = self.game.initial();
-        self.best = self.best.max(self.game.cards_home(&root));
-        if self.game.is_won(&root) {
-            return Err(End::Won(Vec::new()));
-        }
-        let key = self.game.key(&root);
-        table.insert(key);
-        Ok((root, key))
-    }
-
-    /// Pushes a newly reached position with its moves, unless it is a
-    /// proven dead end.
-    fn expand(
-        &mut self,
-        state: G::State,
-        key: G::Key,
-        last: Option<G::Move>,
-        table: &Table<G::Key>,
-    ) {
-        self.best = self.best.max(self.game.cards_home(&state));
-        if self.game.is_dead_end(&state) {
-            return;
-        }
-        let start = self.moves.len() as u32;
-        let ask = Ask {
-            narrowing: self.narrowing,
-            ..Ask::FULL
-        };
-        self.game.moves(&state, last, ask, &mut self.moves);
-        let end = self.moves.len() as u32;
-        if start == end {
-            return;
-        }
-        for &mv in &self.moves[start as usize..] {
-            let child = self.game.play(&state, mv);
-            let child_key = self.game.key(&child);
-            table.prefetch(child_key);
-            self.children.push((child, child_key));
-        }
-        if self.path_kept {
-            self.path.insert(key);
-        }
-        self.stack.push(Frame {
-            state,
-            key,
-            start,
-            next: start,
-            end,
-        });
-    }
-
-    /// Whether a position the table did not hold is on the current path:
-    /// possible only once the table has forgotten positions, and then the
-    /// path is kept from here on.
-    fn on_path(&mut self, key: G::Key, table: &Table<G::Key>) -> bool {
-        if G::ACYCLIC || !table.has_forgotten() {
-            return false;
-        }
-        if !self.path_kept {
-            self.path.extend(self.stack.iter().map(|frame| frame.key));
-            self.path_kept = true;
-        }
-        self.path.contains(&key)
-    }
-
-    /// Counts a position about to be expanded, or says why the attempt
-    /// ends first.
+    /// Counts a position about to be expanded, or says why the turn ends
+    /// first.
     fn count_node(&mut self) -> Result<(), End<notation::Move>> {
         if self.limits.max_nodes.is_some_and(|max| self.nodes >= max) {
             return Err(End::Stopped(Stop::MaxNodes));
         }
-        if self.nodes >= self.attempt_end {
+        if self.nodes >= self.turn_end {
             return Err(End::OutOfNodes);
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
+        if self.at_check() {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(End::Stopped(Stop::Timeout));
-            }
-            if self.path_bytes() > self.path_cap {
-                return Err(End::Stopped(Stop::Memory));
             }
             if let Some(cancel) = &self.limits.cancel
                 && cancel.load(Ordering::Relaxed)
@@ -462,22 +432,10 @@ impl<'a, G: Game> Search<'a, G> {
         Ok(())
     }
 
-    /// Bytes the path takes: what its vectors hold, room to grow included.
-    fn path_bytes(&self) -> usize {
-        self.stack.capacity() * size_of::<Frame<G::State, G::Key>>()
-            + self.moves.capacity() * size_of::<G::Move>()
-            + self.children.capacity() * size_of::<(G::State, G::Key)>()
-    }
-
-    /// The moves from the start to the win: the move last tried in each
-    /// frame of the path.
-    fn solution(&self) -> Vec<notation::Move> {
-        let mut out = Vec::new();
-        for frame in &self.stack {
-            let mv = self.moves[frame.next as usize - 1];
-            self.game.notation(&frame.state, mv, &mut out);
-        }
-        out
+    /// Whether the node just counted is one at which the attempt checks
+    /// its memory, as [`Search::count_node`] checks the clock.
+    fn at_check(&self) -> bool {
+        self.nodes.is_multiple_of(CHECK_EVERY)
     }
 }
 
@@ -485,6 +443,7 @@ impl<'a, G: Game> Search<'a, G> {
 mod tests {
     use super::*;
     use crate::board::{Board, BoardError};
+    use crate::game::Ask;
 
     /// A walk over positions `0..=last`, won at `goal` if there is one. On
     /// a line it steps either way; on a ring only forward, from `last` back
@@ -513,7 +472,7 @@ mod tests {
         const ACYCLIC: bool = false;
         const NARROWINGS: &'static [u32] = &[1, 2];
         const BEST_FIRST: bool = BEST;
-        const ATTEMPT_NODES: u64 = 100;
+        const FIRST_TURN_NODES: u64 = 100;
         type State = u64;
         type Key = u64;
         type Move = u64;
@@ -561,44 +520,39 @@ mod tests {
     }
 
     fn solve_walk(walk: Walk, memory: usize) -> Report {
-        solve(&walk, &Limits::default(), &mut Table::new(memory))
+        solve(&walk, &Limits::default(), &mut Tables::new(memory))
     }
 
     #[test]
-    fn narrowed_attempts_that_find_no_win_give_way_to_the_full_search() {
-        let report = solve_walk(Walk::line(50, 40, 20), 1 << 20);
-        assert_eq!(report.verdict, Verdict::Won);
-        assert_eq!(report.attempts, 3, "levels 1 and 2, then in full");
-    }
-
-    #[test]
-    fn only_the_full_search_proves_a_loss() {
-        let report = solve_walk(Walk::line(50, 60, 20), 1 << 20);
-        assert_eq!(report.verdict, Verdict::Lost);
-        assert_eq!(report.attempts, 3);
-    }
-
-    #[test]
-    fn a_narrowed_attempt_out_of_nodes_is_followed_by_a_larger_one() {
-        // 300 positions before the wall: levels 1 and 2 run out at 100 and
-        // 200 nodes, level 1 ends at 400 (the wall), then level 2, then in
-        // full.
+    fn turns_take_each_attempt_up_where_it_stopped() {
+        // The full walk runs out after 100 nodes; level 1 after 300 (the
+        // wall is 301 positions in); level 2 ends at the wall with 301,
+        // and is dropped with level 1; the full walk goes on from where it
+        // stopped to the goal, 350 nodes later. Starting it afresh would
+        // take 450.
         let report = solve_walk(Walk::line(500, 450, 300), 1 << 20);
         assert_eq!(report.verdict, Verdict::Won);
-        assert_eq!(report.attempts, 5);
-        assert!(report.nodes > 100 + 200 + 300 + 300 + 450);
+        assert_eq!(report.turns, 4);
+        assert_eq!(report.nodes, 100 + 300 + 301 + 350);
+    }
+
+    #[test]
+    fn a_narrowed_walk_that_ends_proves_nothing() {
+        let report = solve_walk(Walk::line(500, 600, 300), 1 << 20);
+        assert_eq!(report.verdict, Verdict::Lost);
+        assert_eq!(report.nodes, 100 + 300 + 301 + 401, "the full walk decides");
     }
 
     fn solve_guided(walk: Walk<true>) -> Report {
-        solve(&walk, &Limits::default(), &mut Table::new(1 << 20))
+        solve(&walk, &Limits::default(), &mut Tables::new(1 << 20))
     }
 
     #[test]
     fn a_best_first_attempt_comes_first_and_makes_every_move() {
-        // The wall that stops the narrowed attempts does not stop it.
+        // The wall that stops the narrowed walks does not stop it.
         let report = solve_guided(Walk::line(50, 40, 20));
         assert_eq!(report.verdict, Verdict::Won);
-        assert_eq!(report.attempts, 1);
+        assert_eq!(report.turns, 1);
         assert_eq!(report.moves.len(), 0, "a walk's moves print as nothing");
     }
 
@@ -606,54 +560,57 @@ mod tests {
     fn a_best_first_attempt_that_expands_everything_proves_a_loss() {
         let report = solve_guided(Walk::line(50, 60, 20));
         assert_eq!(report.verdict, Verdict::Lost);
-        assert_eq!(report.attempts, 1);
+        assert_eq!(report.turns, 1);
     }
 
     #[test]
-    fn best_first_and_narrowed_attempts_take_turns() {
-        // 150 positions to the goal: best-first runs out at 100 nodes,
-        // level 1 ends at the wall and is dropped, and the turn passes
-        // over level 2 to best-first again, with 900 nodes: enough.
-        let report = solve_guided(Walk::line(500, 150, 20));
+    fn best_first_has_twice_the_nodes_and_takes_turns_with_narrowed_walks() {
+        // Best-first runs out at 200 nodes; level 1 ends at the wall, 21
+        // positions in, and is dropped; the turn passes over level 2 to
+        // best-first, with 1800 nodes, and it goes on from where it
+        // stopped to expand 1500 positions in all, the last one's child
+        // being the goal.
+        let report = solve_guided(Walk::line(5000, 1500, 20));
         assert_eq!(report.verdict, Verdict::Won);
-        assert_eq!(report.attempts, 3);
-        assert!(report.nodes > 100 + 20 + 150);
+        assert_eq!(report.turns, 3);
+        assert_eq!(report.nodes, 1500 + 21);
     }
 
     #[test]
     fn a_best_first_attempt_past_its_memory_gives_up() {
         let walk: Walk<true> = Walk::line(100_000, 100_000, 0);
         let limits = Limits::default();
-        let mut search = Search::new(&walk, &limits, 4096);
-        let end = search.best_first(&mut Table::new(1 << 20));
-        assert!(matches!(end, End::OutOfRoom));
+        let mut search = Search::new(&walk, &limits);
+        let mut table = Table::new(1 << 20);
+        table.insert(walk.key(&0));
+        let mut best_first = BestFirst::new(0, 4096);
+        assert!(matches!(
+            best_first.resume(&mut search, &mut table),
+            End::OutOfRoom
+        ));
         assert!(search.nodes < 100_000);
     }
 
     #[test]
-    fn the_schedule_drops_a_level_with_the_narrower_ones() {
-        let mut schedule = Schedule::new::<Walk<true>>();
-        let tactics = [Tactic::BestFirst, Tactic::Narrowed(1), Tactic::Narrowed(2)];
-        for (turn, tactic) in tactics.iter().cycle().take(4).enumerate() {
-            let budget = 100 * ATTEMPT_GROWTH.pow(turn as u32);
-            assert_eq!(schedule.next(), (*tactic, Some(budget)));
-        }
-        schedule.drop(Tactic::Narrowed(1));
-        assert_eq!(schedule.tactics, [Tactic::BestFirst, Tactic::Narrowed(2)]);
-        schedule.drop(Tactic::Narrowed(2));
-        schedule.drop(Tactic::BestFirst);
-        assert_eq!(schedule.next(), (Tactic::Full, None));
+    fn the_tactics_share_the_tables_cap() {
+        let mut tables = Tables::<u64>::new(1 << 20);
+        let walk: Walk = Walk::line(500, 450, 300);
+        let report = solve(&walk, &Limits::default(), &mut tables);
+        assert_eq!(tables.split(3).len(), 3, "one table a tactic");
+        assert!(report.table_bytes <= 1 << 20);
+        let kept: usize = tables.split(3).iter().map(Table::cap).sum();
+        assert_eq!(kept, 3 * ((1 << 20) / 3));
     }
 
     #[test]
     fn a_path_longer_than_the_cap_stops_the_search() {
         // A path of a million positions takes over 64 MiB: more than a
-        // 1 MiB table allows, less than a 256 MiB one.
+        // 1 MiB table allows, less than a 1 GiB one.
         let long = || Walk::line(1_000_000, 1_000_000, 1_000_000);
         let cramped = solve_walk(long(), 1 << 20);
         assert_eq!(cramped.verdict, Verdict::Unknown);
         assert_eq!(cramped.stop, Some(Stop::Memory));
-        assert_eq!(solve_walk(long(), 256 << 20).verdict, Verdict::Won);
+        assert_eq!(solve_walk(long(), 1 << 30).verdict, Verdict::Won);
     }
 
     /// A table of a few thousand positions has long forgotten the start

@@ -248,6 +248,39 @@ impl<K: TableKey> Table<K> {
     }
 }
 
+/// The tables of one search's tactics (see [`crate::search::solve`]),
+/// sharing one cap, and kept, like a table's memory, for the next search
+/// of a batch.
+pub struct Tables<K: TableKey> {
+    cap: usize,
+    tables: Vec<Table<K>>,
+}
+
+impl<K: TableKey> Tables<K> {
+    /// Tables that together never take more than `cap` bytes (but for a
+    /// floor of a few KiB each).
+    pub fn new(cap: usize) -> Tables<K> {
+        Tables {
+            cap,
+            tables: Vec::new(),
+        }
+    }
+
+    /// `count` tables, each with an equal share of the cap.
+    pub(super) fn split(&mut self, count: usize) -> &mut [Table<K>] {
+        if self.tables.len() != count {
+            let share = self.cap / count;
+            self.tables = (0..count).map(|_| Table::new(share)).collect();
+        }
+        &mut self.tables
+    }
+
+    /// The cap given, in bytes.
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
