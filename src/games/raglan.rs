@@ -634,19 +634,19 @@ impl Game for Raglan {
     ///
     /// Beside best-first search, level 8 alone does best now that turns
     /// take their attempts up where they stopped. Simulated from the nodes
-    /// and time each tactic takes alone (`results/schedule/`), Solvitaire's
-    /// 150 boards, numbered deals 1..2000 and 30001..31000 take 0.72, 15.9
-    /// and 9.8 s of solving with level 8; 0.98, 16.9 and 9.3 s with levels
-    /// 4 and 8; 1.09, 17.8 and 11.2 s with level 4; 1.36, 27.5 and 14.7 s
-    /// with best-first search alone.
+    /// and time each tactic takes alone (`results/schedule/README.md`),
+    /// Solvitaire's 150 boards, numbered deals 1..2000 and 30001..31000
+    /// take 1.0, 19.3 and 10.8 s of solving with level 8; 1.4, 21.7 and
+    /// 10.7 s with levels 4 and 8; 1.6, 29.7 and 14.1 s with best-first
+    /// search alone.
     const NARROWINGS: &'static [u32] = &[8];
     const BEST_FIRST: bool = true;
     /// Small first turns: most deals are won within a few thousand
     /// positions by one tactic or the other, and which one is luck, so the
     /// turns are best taken early. Simulated as for
-    /// [`Raglan::NARROWINGS`]: from 300, 0.89, 15.5 and 8.7 s; from 1000,
-    /// 0.72, 15.9 and 9.8 s; from 3000, 0.95, 16.2 and 9.0 s; from 10k,
-    /// 0.78, 17.3 and 10.6 s. (The 150 boards swing with where the turns
+    /// [`Raglan::NARROWINGS`]: from 300, 1.2, 18.6 and 9.5 s; from 1000,
+    /// 1.0, 19.3 and 10.8 s; from 3000, 1.2, 19.2 and 9.8 s; from 10k,
+    /// 1.0, 20.6 and 11.5 s. (The 150 boards swing with where the turns
     /// end on their five hardest.)
     const FIRST_TURN_NODES: u64 = 1000;
     type State = State;

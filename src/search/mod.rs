@@ -137,16 +137,16 @@ enum End<M> {
 /// How much larger each turn's budget is than the one before. Turns take
 /// up their attempts where they stopped, so this only sets how finely the
 /// tactics share the nodes. Raglan, simulated from the nodes and time each
-/// tactic takes alone (`results/schedule/`), Solvitaire's 150 boards,
-/// numbered deals 1..2000 and 30001..31000: 0.97, 16.3 and 9.4 s of
-/// solving with 2; 0.72, 15.9 and 9.8 s with 3; 0.99, 15.8 and 9.1 s
+/// tactic takes alone (`results/schedule/README.md`), Solvitaire's 150
+/// boards, numbered deals 1..2000 and 30001..31000: 1.3, 19.6 and 10.4 s
+/// of solving with 2; 1.0, 19.3 and 10.8 s with 3; 1.3, 18.8 and 9.9 s
 /// with 4.
 const TURN_GROWTH: u64 = 3;
 
 /// How many times the turn's budget a best-first turn gets. Best-first
 /// search is the one that proves a loss, and in Raglan it finds most of
-/// the hard wins. Simulated as for `TURN_GROWTH`: 0.82, 15.9 and 9.1 s
-/// with 1; 0.72, 15.9 and 9.8 s with 2; 0.79, 15.9 and 10.2 s with 3.
+/// the hard wins. Simulated as for `TURN_GROWTH`: 1.1, 20.2 and 10.3 s
+/// with 1; 1.0, 19.3 and 10.8 s with 2; 1.1, 18.8 and 11.0 s with 3.
 const BEST_FIRST_WEIGHT: u64 = 2;
 
 /// The path's own floor: a small table should make a search forget

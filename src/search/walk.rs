@@ -20,6 +20,13 @@ struct Frame<S, K> {
     end: u32,
 }
 
+/// A position reached, its key, and the move that reached it.
+type Reached<G> = (
+    <G as Game>::State,
+    <G as Game>::Key,
+    Option<<G as Game>::Move>,
+);
+
 /// A depth-first walk, kept between the turns of its tactic: a turn that
 /// runs out of nodes leaves it where it stopped, and the next goes on from
 /// there, so no turn repeats another's work.
@@ -34,7 +41,7 @@ pub(super) struct Walk<G: Game> {
     stack: Vec<Frame<G::State, G::Key>>,
     /// The position to expand next, with the move that reached it: kept
     /// here, not expanded, when the turn ran out of nodes first.
-    pending: Option<(G::State, G::Key, Option<G::Move>)>,
+    pending: Option<Reached<G>>,
     /// Keys of the positions on the current path, for games with cycles,
     /// kept once `path_kept` is set. Until the table forgets a position,
     /// every position on the path is in it, and the table alone keeps the
