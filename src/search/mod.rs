@@ -164,16 +164,6 @@ pub enum Tactic {
     Full,
 }
 
-impl std::fmt::Display for Tactic {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Tactic::BestFirst => f.write_str("best-first"),
-            Tactic::Narrowed(level) => write!(f, "narrowed-{level}"),
-            Tactic::Full => f.write_str("full"),
-        }
-    }
-}
-
 impl std::str::FromStr for Tactic {
     type Err = String;
 
@@ -343,33 +333,34 @@ fn take_turns<G: Game>(
     let root = game.initial();
     search.best = game.cards_home(&root);
     let (mut turns, mut table_peak) = (0, 0);
-    let (verdict, stop, moves) = loop {
-        if game.is_won(&root) {
-            break (Verdict::Won, None, Vec::new());
-        }
-        if rotation.is_empty() {
-            break (Verdict::Unknown, Some(Stop::Narrowed), Vec::new());
-        }
-        let at = turns as usize % rotation.len();
-        let entrant = &mut rotation[at];
-        turns += 1;
-        let allowance = budget.saturating_mul(entrant.tactic.weight());
-        budget = budget.saturating_mul(TURN_GROWTH);
-        let table = &mut tables[entrant.table];
-        let end = entrant.turn(&mut search, table, allowance, room);
-        table_peak = table_peak.max(table.peak());
-        match end {
-            End::Won(moves) => break (Verdict::Won, None, moves),
-            End::Lost => match entrant.tactic {
-                Tactic::Narrowed(level) => rotation.retain(|kept| match kept.tactic {
-                    Tactic::Narrowed(other) => other > level,
-                    _ => true,
-                }),
-                Tactic::BestFirst | Tactic::Full => break (Verdict::Lost, None, Vec::new()),
-            },
-            End::Stopped(stop) => break (Verdict::Unknown, Some(stop), Vec::new()),
-            End::OutOfNodes => {}
-            End::OutOfRoom => *entrant = Entrant::new(Tactic::Full, entrant.table),
+    let (verdict, stop, moves) = if game.is_won(&root) {
+        (Verdict::Won, None, Vec::new())
+    } else {
+        loop {
+            if rotation.is_empty() {
+                break (Verdict::Unknown, Some(Stop::Narrowed), Vec::new());
+            }
+            let at = turns as usize % rotation.len();
+            let entrant = &mut rotation[at];
+            turns += 1;
+            let allowance = budget.saturating_mul(entrant.tactic.weight());
+            budget = budget.saturating_mul(TURN_GROWTH);
+            let table = &mut tables[entrant.table];
+            let end = entrant.turn(&mut search, table, allowance, room);
+            table_peak = table_peak.max(table.peak());
+            match end {
+                End::Won(moves) => break (Verdict::Won, None, moves),
+                End::Lost => match entrant.tactic {
+                    Tactic::Narrowed(level) => rotation.retain(|kept| match kept.tactic {
+                        Tactic::Narrowed(other) => other > level,
+                        _ => true,
+                    }),
+                    Tactic::BestFirst | Tactic::Full => break (Verdict::Lost, None, Vec::new()),
+                },
+                End::Stopped(stop) => break (Verdict::Unknown, Some(stop), Vec::new()),
+                End::OutOfNodes => {}
+                End::OutOfRoom => *entrant = Entrant::new(Tactic::Full, entrant.table),
+            }
         }
     };
     Report {

@@ -274,11 +274,6 @@ impl<K: TableKey> Tables<K> {
         }
         &mut self.tables
     }
-
-    /// The cap given, in bytes.
-    pub fn cap(&self) -> usize {
-        self.cap
-    }
 }
 
 #[cfg(test)]
