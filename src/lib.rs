@@ -4,6 +4,7 @@
 //! ([`games`]) searched by one generic depth-first search ([`search`]), and
 //! plain reference rules ([`mod@reference`]) that check it.
 
+pub mod alloc;
 pub mod batch;
 pub mod board;
 pub mod card;

@@ -22,6 +22,9 @@ use patience::reference::{self, Replay};
 use patience::search::{self, Limits, Report, Tactic, Verdict};
 use patience::stats::{self, Summary};
 
+#[global_allocator]
+static ALLOCATOR: patience::alloc::HugePages = patience::alloc::HugePages;
+
 /// Exact solver for solitaire deals: proves each deal won (with a move list
 /// that replays to a win) or lost (every reachable position searched), and
 /// measures how often a game can be won.
