@@ -190,6 +190,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader of the output has gone (`patience ... | head`): stop
+        // quietly, as other tools do on a closed pipe.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
             if err.downcast_ref::<BadInput>().is_some() {
@@ -201,6 +204,21 @@ fn main() -> ExitCode {
     }
 }
 
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Writes to standard output, with an error, not a panic, when it fails.
+fn emit(text: std::fmt::Arguments) -> Result<()> {
+    io::stdout()
+        .lock()
+        .write_fmt(text)
+        .context("writing to standard output")
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Deal { game, deal, pysol } => {
@@ -210,7 +228,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (None, None) => unreachable!("clap requires a deal number"),
             };
             let board = dealt(game, number)?;
-            print!("# {game}, {number}\n{}", board.to_text());
+            emit(format_args!("# {game}, {number}\n{}", board.to_text()))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Solve {
@@ -251,7 +269,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Stats { files, json } => {
             let summaries = summarize(&files)?;
-            print_summaries(&summaries, json);
+            print_summaries(&summaries, json)?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -322,9 +340,12 @@ fn solve(
             unconfirmed => anyhow!("{label}: {unconfirmed}"),
         })?;
     if json {
-        println!("{}", report_json(game, &label, &report));
+        emit(format_args!("{}\n", report_json(game, &label, &report)))?;
     } else {
-        print!("{}", report_text(game, &label, &report, limits));
+        emit(format_args!(
+            "{}",
+            report_text(game, &label, &report, limits)
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -402,14 +423,17 @@ fn verify(game: GameKind, source: &Source, moves_path: &Path) -> Result<ExitCode
     let plain: Vec<Move> = moves.iter().map(|&(_, m)| m).collect();
     match reference::replay(game.rules(), &board, &plain) {
         Replay::Won => {
-            println!("won: all {} moves are legal and win the game", plain.len());
+            emit(format_args!(
+                "won: all {} moves are legal and win the game\n",
+                plain.len()
+            ))?;
             Ok(ExitCode::SUCCESS)
         }
         Replay::NotWon { cards_home } => {
-            println!(
-                "not won: all {} moves are legal, but only {cards_home} cards are home",
+            emit(format_args!(
+                "not won: all {} moves are legal, but only {cards_home} cards are home\n",
                 plain.len()
-            );
+            ))?;
             Ok(ExitCode::FAILURE)
         }
         Replay::Illegal { index, reason } => {
@@ -475,7 +499,7 @@ fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<E
     }
     let interrupted = cancel.load(Ordering::Relaxed);
     let summaries = summarize(&[out.to_path_buf()])?;
-    print_summaries(&summaries, json);
+    print_summaries(&summaries, json)?;
     if interrupted {
         eprintln!(
             "interrupted: finished rows are in {}; add --resume to do the rest",
@@ -513,7 +537,7 @@ fn summarize(files: &[PathBuf]) -> Result<Vec<Summary>> {
     stats::summarize(&all).map_err(|e| bad_input(e.to_string()))
 }
 
-fn print_summaries(summaries: &[Summary], json: bool) {
+fn print_summaries(summaries: &[Summary], json: bool) -> Result<()> {
     if json {
         let list: Vec<_> = summaries
             .iter()
@@ -524,14 +548,11 @@ fn print_summaries(summaries: &[Summary], json: bool) {
                 })
             })
             .collect();
-        println!("{}", serde_json::Value::Array(list));
+        emit(format_args!("{}\n", serde_json::Value::Array(list)))
     } else if summaries.is_empty() {
-        println!("no deals");
+        emit(format_args!("no deals\n"))
     } else {
-        let mut stdout = io::stdout().lock();
-        for s in summaries {
-            let _ = write!(stdout, "{s}");
-        }
+        summaries.iter().try_for_each(|s| emit(format_args!("{s}")))
     }
 }
 

@@ -1072,3 +1072,20 @@ fn one_tactic_alone_proves_only_what_it_can() {
         &["`sideways` is not a tactic"],
     );
 }
+
+/// A reader that goes away before the output is written (`patience ... |
+/// head`) ends the program quietly: no panic, and success.
+#[test]
+fn a_closed_output_pipe_is_no_panic() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_patience"))
+        .args(["solve", "raglan", "10", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("patience starts");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("patience ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(output.status.success(), "{:?}: {stderr}", output.status);
+}
