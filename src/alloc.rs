@@ -69,7 +69,8 @@ unsafe impl GlobalAlloc for HugePages {
 mod tests {
     use super::*;
 
-    /// Large and small blocks, grown and shrunk, keep their contents.
+    /// Blocks below and above the huge page size come zeroed when asked,
+    /// and keep their contents when grown.
     #[test]
     fn blocks_keep_their_contents() {
         for size in [64, HUGE - 1, HUGE, 3 * HUGE + 100] {
