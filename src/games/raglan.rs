@@ -1141,9 +1141,9 @@ mod tests {
     /// The best-first score that play carries from position to position
     /// (after a move home, by finding the three next cards of its suit) is
     /// the one the piles, spelled out card by card, give: runs, emptied
-    /// piles and moves home included, after every move met. So are the weights it keeps per pile, which
-    /// the next moves' scores come from. (Play takes the last move, not the
-    /// first, which goes home.)
+    /// piles and moves home included, after every move met. So are the
+    /// weights it keeps per pile, which the next moves' scores come from.
+    /// (Play takes the last move, not the first, which goes home.)
     #[test]
     fn the_score_weighs_the_cards_the_piles_hold() {
         let mut runs_seen = 0;
