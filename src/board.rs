@@ -260,10 +260,12 @@ impl Board {
         if let Some(reserve) = &self.reserve {
             let _ = writeln!(out, "Reserve: {}", places(reserve));
         }
-        if let Some(stock) = &self.stock {
+        // An empty stock or waste is written as no line at all, which
+        // reads back as empty: one text for each position.
+        if let Some(stock) = self.stock.as_ref().filter(|s| !s.is_empty()) {
             let _ = writeln!(out, "Stock: {}", cards(stock));
         }
-        if let Some(waste) = &self.waste {
+        if let Some(waste) = self.waste.as_ref().filter(|w| !w.is_empty()) {
             let _ = writeln!(out, "Waste: {}", cards(waste));
         }
         if let Some(redeals) = self.redeals {
@@ -388,6 +390,9 @@ mod tests {
             Board::parse(&board.to_text()).unwrap().to_text(),
             board.to_text()
         );
+        let emptied = Board::parse("Stock: -\nWaste:\n: AS\n").unwrap();
+        assert_eq!(emptied.stock, Some(vec![]));
+        assert_eq!(emptied.to_text(), "Foundations: \n: AS\n");
     }
 
     #[test]
