@@ -5,6 +5,7 @@
 //! here and one arm in `with_game!`.
 
 pub mod all_in_a_row;
+mod alternating;
 pub mod raglan;
 
 use std::fmt;

@@ -39,7 +39,7 @@
 //! cost, with such a line `L`.
 //! - If `E` has a safe move home, rule H offers it alone, and its position
 //!   costs less than `E`: a win has a twin that sends that card home
-//!   first and costs no more (see `Raglan::safe_home`). It was expanded:
+//!   first and costs no more (see `alternating::safe_home`). It was expanded:
 //!   a contradiction.
 //! - If `L` starts with a reserve card `r` to a pile and a build on it,
 //!   both are offered: some free card builds on `r`, so rule U allows
@@ -79,8 +79,9 @@
 //! fired on numbered deals 1..2000; the positions where no win is left
 //! are lost for reasons spread over the whole tableau.
 
+use super::alternating::{BASES, BUILT_ON, NO_BASE, PileCode, safe_home, suit_bit};
 use crate::board::{Board, BoardError, Pile};
-use crate::card::{Card, Colour, Rank, Suit};
+use crate::card::{Card, Rank, Suit};
 use crate::game::{Ask, Game};
 use crate::games::Layout;
 use crate::notation::{Move, Place};
@@ -99,163 +100,9 @@ pub const LAYOUT: Layout = Layout {
 
 const PILES: usize = 9;
 const RESERVE: usize = 6;
-/// The longest run: a King and the twelve cards below it.
-const RUN: u32 = 13;
 /// The most cards a pile can have started with in the engine's terms: a
 /// board may be typed mid-game, with up to 7 dealt cards and a run of 12.
 const MAX_START: usize = 19;
-
-/// Which card of a colour a suit is: a run card is its colour's suit 0 or 1.
-const fn suit_bit(card: Card) -> u32 {
-    matches!(card.suit(), Suit::Spades | Suit::Hearts) as u32
-}
-
-/// The card of `rank` in the colour other than `card`'s, with `bit`
-/// choosing the suit: what may lie under `card` in a run (`rank` one up)
-/// or on it (one down).
-const fn other_colour(card: Card, rank: u8, bit: u32) -> Card {
-    let suit = match (card.colour(), bit) {
-        (Colour::Red, 0) => Suit::Clubs,
-        (Colour::Red, _) => Suit::Spades,
-        (Colour::Black, 0) => Suit::Diamonds,
-        (Colour::Black, _) => Suit::Hearts,
-    };
-    match Rank::new(rank) {
-        Some(rank) => Card::new(rank, suit),
-        None => panic!("a run card's neighbours have ranks 1 to 13"),
-    }
-}
-
-/// For each card (by index), the indices of the two cards of the other
-/// colour one rank up (`up`) or down, or [`NO_BASE`] where there is no
-/// such rank.
-const fn neighbours(up: bool) -> [[u8; 2]; Card::COUNT] {
-    let mut table = [[NO_BASE; 2]; Card::COUNT];
-    let mut i = 0;
-    while i < Card::COUNT {
-        let card = Card::from_index(i);
-        let rank = card.rank().get();
-        let next = if up { rank + 1 } else { rank - 1 };
-        if next >= 1 && next <= 13 {
-            table[i] = [
-                other_colour(card, next, 0).index() as u8,
-                other_colour(card, next, 1).index() as u8,
-            ];
-        }
-        i += 1;
-    }
-    table
-}
-
-/// The two cards a card may be built on; none for a King.
-const BASES: [[u8; 2]; Card::COUNT] = neighbours(true);
-
-/// The two cards that may be built on a card; none for an Ace.
-const BUILT_ON: [[u8; 2]; Card::COUNT] = neighbours(false);
-
-/// "No card" in [`BASES`] and [`BUILT_ON`]: one past the cards, never a
-/// pile's top.
-const NO_BASE: u8 = Card::COUNT as u8;
-
-/// One pile in 25 bits, low to high: a suit bit for each run card (13), the
-/// run's length (4) and where the pile's bottom comes from (8):
-/// - `64 + 20 * pile + dealt` while `dealt` of the pile's starting cards
-///   are left (at least one): the run starts on the top one;
-/// - the index of the run's first card when the starting cards are gone;
-/// - 255 for an empty pile.
-///
-/// Equal piles have equal codes wherever they stand, and different piles
-/// different codes: a run card is fixed by the one below and its suit bit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct PileCode(u32);
-
-impl PileCode {
-    const LEN_SHIFT: u32 = RUN;
-    const ORIGIN_SHIFT: u32 = RUN + 4;
-    const DEALT_ORIGIN: u32 = 64;
-    const EMPTY_ORIGIN: u32 = 255;
-    const EMPTY: PileCode = PileCode(Self::EMPTY_ORIGIN << Self::ORIGIN_SHIFT);
-    /// The code's width, for packing keys.
-    const BITS: u32 = RUN + 4 + 8;
-
-    /// Pile `pile` holding `dealt` of its starting cards and no run.
-    const fn dealt(pile: usize, dealt: usize) -> PileCode {
-        if dealt == 0 {
-            return Self::EMPTY;
-        }
-        PileCode((Self::DEALT_ORIGIN + 20 * pile as u32 + dealt as u32) << Self::ORIGIN_SHIFT)
-    }
-
-    const fn origin(self) -> u32 {
-        self.0 >> Self::ORIGIN_SHIFT
-    }
-
-    const fn run_len(self) -> u32 {
-        self.0 >> Self::LEN_SHIFT & 0xf
-    }
-
-    /// How many starting cards are left, by origin: read often enough
-    /// that a table beats the division.
-    const DEALT_LEFT: [u8; 256] = {
-        let mut table = [0; 256];
-        let mut origin = Self::DEALT_ORIGIN;
-        while origin < Self::EMPTY_ORIGIN {
-            table[origin as usize] = ((origin - Self::DEALT_ORIGIN) % 20) as u8;
-            origin += 1;
-        }
-        table
-    };
-
-    /// How many starting cards are left.
-    const fn dealt_left(self) -> usize {
-        Self::DEALT_LEFT[self.origin() as usize] as usize
-    }
-
-    const fn is_empty(self) -> bool {
-        self.origin() == Self::EMPTY_ORIGIN
-    }
-
-    const fn cards(self) -> usize {
-        self.dealt_left() + self.run_len() as usize
-    }
-
-    /// Run card `i`'s suit bit, `i` counted from the run's bottom.
-    const fn bit(self, i: u32) -> u32 {
-        self.0 >> i & 1
-    }
-
-    /// The pile with `card` built on it (or put on it, if empty).
-    const fn push(self, card: Card) -> PileCode {
-        let len = self.run_len();
-        let code = if self.is_empty() {
-            (card.index() as u32) << Self::ORIGIN_SHIFT
-        } else {
-            self.0
-        };
-        PileCode(
-            (code & !(0xf << Self::LEN_SHIFT))
-                | (len + 1) << Self::LEN_SHIFT
-                | suit_bit(card) << len,
-        )
-    }
-
-    /// The pile with its top card gone.
-    const fn pop(self) -> PileCode {
-        let len = self.run_len();
-        if len == 0 {
-            return match self.dealt_left() {
-                1 => Self::EMPTY,
-                _ => PileCode(self.0 - (1 << Self::ORIGIN_SHIFT)),
-            };
-        }
-        if len == 1 && self.dealt_left() == 0 {
-            return Self::EMPTY;
-        }
-        PileCode(
-            (self.0 & !(1 << (len - 1)) & !(0xf << Self::LEN_SHIFT)) | (len - 1) << Self::LEN_SHIFT,
-        )
-    }
-}
 
 /// Sorts the pile codes for the key with a sorting network for nine
 /// values (25 compare-exchanges, written out so that each is a few
@@ -496,36 +343,6 @@ impl Raglan {
             weights,
             ..state
         }
-    }
-
-    fn goes_home(state: &State, card: Card) -> bool {
-        state.home[card.suit().index()] + 1 == card.rank().get()
-    }
-
-    /// A card of rank `r` is safe to send home when no card will ever need
-    /// it as a base: the cards that could be built on it (the other
-    /// colour, rank `r-1`) are home, or can go home as soon as they are
-    /// free (the other colour home to `r-2`) and so can the cards of its
-    /// own colour, rank `r-2`, that could be built on those (its colour
-    /// home to `r-3`). Any win then has a twin that sends it home first:
-    /// drop its other moves from the line, send home directly whatever was
-    /// built on it, and every other move stays legal.
-    fn safe_home(state: &State, card: Card) -> bool {
-        let (same, other) = match card.colour() {
-            Colour::Black => ([Suit::Clubs, Suit::Spades], [Suit::Diamonds, Suit::Hearts]),
-            Colour::Red => ([Suit::Diamonds, Suit::Hearts], [Suit::Clubs, Suit::Spades]),
-        };
-        let rank = card.rank().get() as i32;
-        let lowest = |suits: [Suit; 2]| {
-            suits
-                .iter()
-                .map(|s| state.home[s.index()] as i32)
-                .min()
-                .unwrap_or(0)
-        };
-        let (other_home, same_home) = (lowest(other), lowest(same));
-        Self::goes_home(state, card)
-            && (other_home >= rank - 1 || (other_home >= rank - 2 && same_home >= rank - 3))
     }
 
     /// How much the foundations wait on the starting cards still in each
@@ -782,7 +599,7 @@ impl Game for Raglan {
     }
 
     /// Moves best first: a safe move home alone (see
-    /// `Raglan::safe_home`); otherwise in `Raglan::order`. Only one
+    /// `alternating::safe_home`); otherwise in `Raglan::order`. Only one
     /// empty pile is offered (the piles are alike), and a card alone in its
     /// pile never moves to an empty one (the same position).
     ///
@@ -862,7 +679,7 @@ impl Game for Raglan {
         } else {
             for &(from, card) in sources {
                 if next_home & 1 << card != 0 {
-                    if Raglan::safe_home(state, Card::from_index(card as usize)) {
+                    if safe_home(&state.home, Card::from_index(card as usize)) {
                         out.truncate(start);
                         out.push(Step { from, to: None });
                         return;
@@ -1006,26 +823,8 @@ impl Game for Raglan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::alternating::builds_on;
 
-    /// Whether `card` may be built on `base` on the tableau.
-    fn builds_on(card: Card, base: Card) -> bool {
-        card.colour() != base.colour() && card.rank().get() + 1 == base.rank().get()
-    }
-
-    #[test]
-    fn a_run_card_is_fixed_by_the_card_below_and_its_suit_bit() {
-        for card in Card::all().filter(|c| c.rank() != Rank::ACE) {
-            for bit in 0..2 {
-                let on = other_colour(card, card.rank().get() - 1, bit);
-                assert!(builds_on(on, card));
-                assert_eq!(suit_bit(on), bit);
-                assert!(BASES[on.index()].contains(&(card.index() as u8)));
-            }
-        }
-    }
-
-    /// After a reserve card goes to a pile, the only moves build on it, and
-    /// the key tells that position from the same cards free to play on.
     #[test]
     fn a_reserve_card_put_on_a_pile_must_be_built_on_at_once() {
         for n in 1..100 {
@@ -1191,33 +990,5 @@ mod tests {
             sort_piles(&mut codes);
             assert!(codes.is_sorted(), "{bits:09b}");
         }
-    }
-
-    /// Every card and base the engine may meet: pushing a run and popping it
-    /// again comes back through the same codes, with the counts right.
-    #[test]
-    fn pile_codes_push_and_pop_back() {
-        let run = ["KS", "QH", "JC", "TD", "9S"].map(|c| c.parse::<Card>().unwrap());
-        for start in [
-            PileCode::EMPTY,
-            PileCode::dealt(8, 19),
-            PileCode::dealt(0, 1),
-        ] {
-            let mut codes = vec![start];
-            for &card in &run {
-                let code = codes.last().unwrap().push(card);
-                assert!(!code.is_empty());
-                assert_eq!(code.cards(), start.cards() + codes.len());
-                assert_eq!(code.bit(code.run_len() - 1), suit_bit(card));
-                codes.push(code);
-            }
-            while codes.len() > 1 {
-                let top = codes.pop().unwrap();
-                assert_eq!(top.pop(), *codes.last().unwrap());
-            }
-        }
-        assert_eq!(PileCode::dealt(3, 1).pop(), PileCode::EMPTY);
-        assert_eq!(PileCode::dealt(3, 2).pop(), PileCode::dealt(3, 1));
-        assert_eq!(PileCode::dealt(8, 19).dealt_left(), 19);
     }
 }

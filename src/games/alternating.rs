@@ -1,0 +1,266 @@
+//! What Raglan and Lanes share: one deck, tableau piles built down in
+//! alternating colour one card at a time, foundations up by suit.
+//!
+//! In both games a pile is the cards it started with, of which the bottom
+//! few are still there, and a run built on top of them. A run card can
+//! only have got there by a legal build, so each run card is fixed by the
+//! one below but for which suit of its colour it is: one bit. That makes a
+//! pile a 25-bit [`PileCode`], and a position little more than a handful
+//! of them.
+
+use crate::card::{Card, Colour, Rank, Suit};
+
+/// The longest run: a King and the twelve cards below it.
+pub(super) const RUN: u32 = 13;
+/// Which card of a colour a suit is: a run card is its colour's suit 0 or 1.
+pub(super) const fn suit_bit(card: Card) -> u32 {
+    matches!(card.suit(), Suit::Spades | Suit::Hearts) as u32
+}
+
+/// The card of `rank` in the colour other than `card`'s, with `bit`
+/// choosing the suit: what may lie under `card` in a run (`rank` one up)
+/// or on it (one down).
+pub(super) const fn other_colour(card: Card, rank: u8, bit: u32) -> Card {
+    let suit = match (card.colour(), bit) {
+        (Colour::Red, 0) => Suit::Clubs,
+        (Colour::Red, _) => Suit::Spades,
+        (Colour::Black, 0) => Suit::Diamonds,
+        (Colour::Black, _) => Suit::Hearts,
+    };
+    match Rank::new(rank) {
+        Some(rank) => Card::new(rank, suit),
+        None => panic!("a run card's neighbours have ranks 1 to 13"),
+    }
+}
+
+/// For each card (by index), the indices of the two cards of the other
+/// colour one rank up (`up`) or down, or [`NO_BASE`] where there is no
+/// such rank.
+const fn neighbours(up: bool) -> [[u8; 2]; Card::COUNT] {
+    let mut table = [[NO_BASE; 2]; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        let card = Card::from_index(i);
+        let rank = card.rank().get();
+        let next = if up { rank + 1 } else { rank - 1 };
+        if next >= 1 && next <= 13 {
+            table[i] = [
+                other_colour(card, next, 0).index() as u8,
+                other_colour(card, next, 1).index() as u8,
+            ];
+        }
+        i += 1;
+    }
+    table
+}
+
+/// The two cards a card may be built on; none for a King.
+pub(super) const BASES: [[u8; 2]; Card::COUNT] = neighbours(true);
+
+/// The two cards that may be built on a card; none for an Ace.
+pub(super) const BUILT_ON: [[u8; 2]; Card::COUNT] = neighbours(false);
+
+/// "No card" in [`BASES`] and [`BUILT_ON`]: one past the cards, never a
+/// pile's top.
+pub(super) const NO_BASE: u8 = Card::COUNT as u8;
+
+/// One pile in 25 bits, low to high: a suit bit for each run card (13), the
+/// run's length (4) and where the pile's bottom comes from (8):
+/// - `64 + 20 * pile + dealt` while `dealt` of the pile's starting cards
+///   are left (at least one): the run starts on the top one;
+/// - the index of the run's first card when the starting cards are gone;
+/// - 255 for an empty pile.
+///
+/// Equal piles have equal codes wherever they stand, and different piles
+/// different codes: a run card is fixed by the one below and its suit bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct PileCode(pub(super) u32);
+
+impl PileCode {
+    const LEN_SHIFT: u32 = RUN;
+    const ORIGIN_SHIFT: u32 = RUN + 4;
+    const DEALT_ORIGIN: u32 = 64;
+    const EMPTY_ORIGIN: u32 = 255;
+    pub(super) const EMPTY: PileCode = PileCode(Self::EMPTY_ORIGIN << Self::ORIGIN_SHIFT);
+    /// The code's width, for packing keys.
+    pub(super) const BITS: u32 = RUN + 4 + 8;
+
+    /// Pile `pile` holding `dealt` of its starting cards and no run.
+    pub(super) const fn dealt(pile: usize, dealt: usize) -> PileCode {
+        if dealt == 0 {
+            return Self::EMPTY;
+        }
+        PileCode((Self::DEALT_ORIGIN + 20 * pile as u32 + dealt as u32) << Self::ORIGIN_SHIFT)
+    }
+
+    pub(super) const fn origin(self) -> u32 {
+        self.0 >> Self::ORIGIN_SHIFT
+    }
+
+    pub(super) const fn run_len(self) -> u32 {
+        self.0 >> Self::LEN_SHIFT & 0xf
+    }
+
+    /// How many starting cards are left, by origin: read often enough
+    /// that a table beats the division.
+    const DEALT_LEFT: [u8; 256] = {
+        let mut table = [0; 256];
+        let mut origin = Self::DEALT_ORIGIN;
+        while origin < Self::EMPTY_ORIGIN {
+            table[origin as usize] = ((origin - Self::DEALT_ORIGIN) % 20) as u8;
+            origin += 1;
+        }
+        table
+    };
+
+    /// How many starting cards are left.
+    pub(super) const fn dealt_left(self) -> usize {
+        Self::DEALT_LEFT[self.origin() as usize] as usize
+    }
+
+    pub(super) const fn is_empty(self) -> bool {
+        self.origin() == Self::EMPTY_ORIGIN
+    }
+
+    pub(super) const fn cards(self) -> usize {
+        self.dealt_left() + self.run_len() as usize
+    }
+
+    /// Run card `i`'s suit bit, `i` counted from the run's bottom.
+    pub(super) const fn bit(self, i: u32) -> u32 {
+        self.0 >> i & 1
+    }
+
+    /// The pile with `card` built on it (or put on it, if empty).
+    pub(super) const fn push(self, card: Card) -> PileCode {
+        let len = self.run_len();
+        let code = if self.is_empty() {
+            (card.index() as u32) << Self::ORIGIN_SHIFT
+        } else {
+            self.0
+        };
+        PileCode(
+            (code & !(0xf << Self::LEN_SHIFT))
+                | (len + 1) << Self::LEN_SHIFT
+                | suit_bit(card) << len,
+        )
+    }
+
+    /// The pile with its top card gone.
+    pub(super) const fn pop(self) -> PileCode {
+        let len = self.run_len();
+        if len == 0 {
+            return match self.dealt_left() {
+                1 => Self::EMPTY,
+                _ => PileCode(self.0 - (1 << Self::ORIGIN_SHIFT)),
+            };
+        }
+        if len == 1 && self.dealt_left() == 0 {
+            return Self::EMPTY;
+        }
+        PileCode(
+            (self.0 & !(1 << (len - 1)) & !(0xf << Self::LEN_SHIFT)) | (len - 1) << Self::LEN_SHIFT,
+        )
+    }
+}
+
+fn goes_home(home: &[u8; 4], card: Card) -> bool {
+    home[card.suit().index()] + 1 == card.rank().get()
+}
+
+/// Whether `card` may go home now and, going there first, loses no win,
+/// given the rank on each suit's foundation (`home`, by suit index).
+///
+/// A card of rank `r` is safe to send home when no card will ever need
+/// it as a base: the cards that could be built on it (the other colour,
+/// rank `r-1`) are home, or can go home as soon as they are free (the
+/// other colour home to `r-2`) and so can the cards of its own colour,
+/// rank `r-2`, that could be built on those (its colour home to `r-3`).
+/// Any win then has a twin that sends it home first: drop its other moves
+/// from the line, send home directly whatever was built on it, and every
+/// other move stays legal. (With a stock, the card may be the waste's top:
+/// taking it out of the waste early only uncovers the card below it
+/// sooner, and every later draw, redeal and play of the line is the
+/// same.)
+pub(super) fn safe_home(home: &[u8; 4], card: Card) -> bool {
+    let (same, other) = match card.colour() {
+        Colour::Black => ([Suit::Clubs, Suit::Spades], [Suit::Diamonds, Suit::Hearts]),
+        Colour::Red => ([Suit::Diamonds, Suit::Hearts], [Suit::Clubs, Suit::Spades]),
+    };
+    let rank = card.rank().get() as i32;
+    let lowest = |suits: [Suit; 2]| {
+        suits
+            .iter()
+            .map(|s| home[s.index()] as i32)
+            .min()
+            .unwrap_or(0)
+    };
+    let (other_home, same_home) = (lowest(other), lowest(same));
+    goes_home(home, card)
+        && (other_home >= rank - 1 || (other_home >= rank - 2 && same_home >= rank - 3))
+}
+
+/// Whether `card` may be built on `base` on the tableau, by the rule
+/// itself, for tests of the tables above.
+#[cfg(test)]
+pub(super) fn builds_on(card: Card, base: Card) -> bool {
+    card.colour() != base.colour() && card.rank().get() + 1 == base.rank().get()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_card_is_fixed_by_the_card_below_and_its_suit_bit() {
+        for card in Card::all().filter(|c| c.rank() != Rank::ACE) {
+            for bit in 0..2 {
+                let on = other_colour(card, card.rank().get() - 1, bit);
+                assert!(builds_on(on, card));
+                assert_eq!(suit_bit(on), bit);
+                assert!(BASES[on.index()].contains(&(card.index() as u8)));
+            }
+        }
+    }
+
+    /// Every card and base the engine may meet: pushing a run and popping it
+    /// again comes back through the same codes, with the counts right.
+    #[test]
+    fn pile_codes_push_and_pop_back() {
+        let run = ["KS", "QH", "JC", "TD", "9S"].map(|c| c.parse::<Card>().unwrap());
+        for start in [
+            PileCode::EMPTY,
+            PileCode::dealt(8, 19),
+            PileCode::dealt(0, 1),
+        ] {
+            let mut codes = vec![start];
+            for &card in &run {
+                let code = codes.last().unwrap().push(card);
+                assert!(!code.is_empty());
+                assert_eq!(code.cards(), start.cards() + codes.len());
+                assert_eq!(code.bit(code.run_len() - 1), suit_bit(card));
+                codes.push(code);
+            }
+            while codes.len() > 1 {
+                let top = codes.pop().unwrap();
+                assert_eq!(top.pop(), *codes.last().unwrap());
+            }
+        }
+        assert_eq!(PileCode::dealt(3, 1).pop(), PileCode::EMPTY);
+        assert_eq!(PileCode::dealt(3, 2).pop(), PileCode::dealt(3, 1));
+        assert_eq!(PileCode::dealt(8, 19).dealt_left(), 19);
+    }
+
+    /// Rank 5 red is safe once the black fours are home, or once they are
+    /// at three and the red twos too; never while it cannot go home.
+    #[test]
+    fn safe_home_asks_for_the_cards_that_could_build_on_it() {
+        let five: Card = "5H".parse().unwrap();
+        // Suit order C, D, H, S.
+        assert!(safe_home(&[4, 1, 4, 4], five));
+        assert!(!safe_home(&[4, 1, 4, 3], five));
+        assert!(safe_home(&[3, 2, 4, 3], five));
+        assert!(!safe_home(&[3, 1, 4, 3], five));
+        assert!(!safe_home(&[13, 13, 3, 13], five));
+    }
+}
