@@ -79,9 +79,11 @@
 //! fired on numbered deals 1..2000; the positions where no win is left
 //! are lost for reasons spread over the whole tableau.
 
-use super::alternating::{BASES, BUILT_ON, NO_BASE, PileCode, safe_home, suit_bit};
+use super::alternating::{
+    self, BASES, BUILT_ON, MAX_START, NO_BASE, NO_CARD, PileCode, StartPiles, safe_home, suit_bit,
+};
 use crate::board::{Board, BoardError, Pile};
-use crate::card::{Card, Rank, Suit};
+use crate::card::{Card, Suit};
 use crate::game::{Ask, Game};
 use crate::games::Layout;
 use crate::notation::{Move, Place};
@@ -100,9 +102,6 @@ pub const LAYOUT: Layout = Layout {
 
 const PILES: usize = 9;
 const RESERVE: usize = 6;
-/// The most cards a pile can have started with in the engine's terms: a
-/// board may be typed mid-game, with up to 7 dealt cards and a run of 12.
-const MAX_START: usize = 19;
 
 /// Sorts the pile codes for the key with a sorting network for nine
 /// values (25 compare-exchanges, written out so that each is a few
@@ -145,9 +144,6 @@ fn sort_piles(codes: &mut [PileCode; PILES]) {
 
 /// What a card home adds to the best-first score (see [`Game::score`]).
 const CARD_HOME: i32 = 3;
-
-/// "No card" in [`State::tops`].
-const NO_CARD: u8 = u8::MAX;
 
 /// A Raglan position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,38 +237,9 @@ impl Raglan {
         }
     }
 
-    /// The top starting card of a pile with no run, as [`State::tops`]
-    /// holds it.
-    fn dealt_top(&self, pile: usize, code: PileCode) -> u8 {
-        match code.dealt_left() {
-            0 => NO_CARD,
-            d => self.start_cards[pile][d - 1].index() as u8,
-        }
-    }
-
-    /// Calls `visit` on a pile's cards, bottom to top: the starting cards
-    /// left, then the run, each run card spelled out from the one below and
-    /// its suit bit. (A loop with a callback: as an iterator, the
-    /// best-first score that walks every pile took 43% more instructions.)
-    fn pile_cards(&self, state: &State, pile: usize, mut visit: impl FnMut(Card)) {
-        let code = state.piles[pile];
-        let dealt = &self.start_cards[pile][..code.dealt_left()];
-        dealt.iter().for_each(|&card| visit(card));
-        let (mut below, first) = match dealt.last() {
-            Some(&top) => (top, 0),
-            None if code.is_empty() => return,
-            // An emptied pile's run starts with the card its origin names.
-            None => {
-                let origin = Card::from_index(code.origin() as usize);
-                visit(origin);
-                (origin, 1)
-            }
-        };
-        for i in first..code.run_len() {
-            let card = Card::from_index(BUILT_ON[below.index()][code.bit(i) as usize] as usize);
-            visit(card);
-            below = card;
-        }
+    /// Calls `visit` on a pile's cards, bottom to top.
+    fn pile_cards(&self, state: &State, pile: usize, visit: impl FnMut(Card)) {
+        alternating::pile_cards(&self.start_cards[pile], state.piles[pile], visit);
     }
 
     /// A pile's cards, bottom to top.
@@ -472,29 +439,7 @@ impl Game for Raglan {
 
     fn new(board: &Board) -> Result<Raglan, BoardError> {
         RaglanRules.validate(board)?;
-        let mut start_cards = [[Card::from_index(0); MAX_START]; PILES];
-        let mut piles = [PileCode::EMPTY; PILES];
-        let mut tops = [NO_CARD; PILES];
-        let mut starts_at = [None; Card::COUNT];
-        for (i, pile) in board.piles.iter().enumerate() {
-            if pile.len() > MAX_START {
-                return Err(BoardError::at(
-                    board.pile_line(i),
-                    format!(
-                        "pile {} has {} cards: a Raglan pile holds at most {MAX_START} \
-                         (7 dealt and a run of 12)",
-                        i + 1,
-                        pile.len()
-                    ),
-                ));
-            }
-            for (at, (slot, card)) in start_cards[i].iter_mut().zip(pile.cards()).enumerate() {
-                *slot = card;
-                starts_at[card.index()] = Some((i as u8, at as u8));
-                tops[i] = card.index() as u8;
-            }
-            piles[i] = PileCode::dealt(i, pile.len());
-        }
+        let start = StartPiles::<PILES>::new(board, "Raglan")?;
         let reserve = board.reserve.as_deref().unwrap_or_default();
         let mut reserve_cards = [Card::from_index(0); RESERVE];
         let mut mask = 0;
@@ -504,23 +449,16 @@ impl Game for Raglan {
                 mask |= 1 << i;
             }
         }
-        let mut home = [0; 4];
-        let mut slots = [None; 4];
-        for (slot, top) in slots.iter_mut().zip(&board.foundations) {
-            if let Some(card) = top {
-                home[card.suit().index()] = card.rank().get();
-                *slot = Some(card.suit());
-            }
-        }
+        let (home, slots) = alternating::read_foundations(board);
         Ok(Raglan {
-            start_cards,
+            start_cards: start.cards,
             reserve_cards,
-            starts_at,
+            starts_at: start.starts_at,
             slots,
             pruned: true,
             start: State {
-                piles,
-                tops,
+                piles: start.codes,
+                tops: start.tops,
                 home,
                 reserve: mask,
                 must_build: NO_PILE,
@@ -721,12 +659,8 @@ impl Game for Raglan {
         match step.from {
             From::Pile(p) => {
                 let p = p as usize;
-                let code = state.piles[p];
-                next.piles[p] = code.pop();
-                next.tops[p] = match code.run_len() {
-                    len @ 2.. => BASES[card.index()][code.bit(len - 2) as usize],
-                    _ => self.dealt_top(p, next.piles[p]),
-                };
+                (next.piles[p], next.tops[p]) =
+                    alternating::popped(&self.start_cards[p], state.piles[p], card);
             }
             From::Reserve(r) => next.reserve &= !(1 << r),
         }
@@ -787,24 +721,7 @@ impl Game for Raglan {
     }
 
     fn to_board(&self, state: &State) -> Board {
-        let top =
-            |suit: Suit| Rank::new(state.home[suit.index()]).map(|rank| Card::new(rank, suit));
-        let mut unplaced: Vec<Suit> = Suit::ALL
-            .into_iter()
-            .filter(|s| !self.slots.contains(&Some(*s)))
-            .collect();
-        let foundations = self
-            .slots
-            .iter()
-            .map(|slot| match slot {
-                Some(suit) => top(*suit),
-                None => unplaced
-                    .iter()
-                    .position(|&s| state.home[s.index()] > 0)
-                    .map(|i| unplaced.remove(i))
-                    .and_then(top),
-            })
-            .collect();
+        let foundations = alternating::foundation_tops(&self.slots, &state.home);
         Board {
             foundations,
             reserve: Some(
