@@ -4,7 +4,10 @@
 //! compare the engines' moves and verdicts against them.
 
 pub mod all_in_a_row;
+pub mod lanes;
 pub mod raglan;
+pub mod rows_of_four;
+mod stock;
 
 use std::collections::HashSet;
 
