@@ -1,8 +1,9 @@
-//! Raglan verdicts against Solvitaire (Blake and Gent's solver), given the
-//! same rules: Aces start home, single-card moves, any card to an empty
-//! pile, the reserve never refilled. Each board is in the deal text format
-//! (`tests/data/solvitaire/README.md`), so patience solves exactly the
-//! position Solvitaire did.
+//! Verdicts against Solvitaire (Blake and Gent's solver). Raglan it was
+//! given with the same rules: Aces start home, single-card moves, any card
+//! to an empty pile, the reserve never refilled. Lanes it cannot give with
+//! exactly one redeal, so it solved Lanes with none and with no limit
+//! (`tests/data/solvitaire/README.md`). Each board is in the deal text
+//! format, so patience solves exactly the position Solvitaire did.
 
 use rayon::prelude::*;
 use serde::Deserialize;
@@ -30,35 +31,90 @@ fn records(file: &str) -> Vec<Record> {
         .collect()
 }
 
-/// Every board Solvitaire decided gets the same verdict; a `won` is
-/// confirmed by the reference rules inside `GameKind::solve`. All
-/// disagreements are listed at once.
-#[test]
-#[cfg_attr(debug_assertions, ignore = "solves 150 boards: run with --release")]
-fn raglan_verdicts_agree_with_solvitaire() {
-    let records = records("raglan.jsonl");
+/// Solves each of `file`'s boards that `expect` gives a verdict for (from
+/// Solvitaire's result), with `edit` applied to the board's text, and
+/// lists every board where patience says otherwise. A `won` is confirmed
+/// by the reference rules inside `GameKind::solve`. Returns how many
+/// boards were checked.
+fn agree(
+    game: GameKind,
+    file: &str,
+    edit: impl Fn(&str) -> String + Sync,
+    expect: impl Fn(&str) -> Option<Verdict> + Sync,
+) -> usize {
+    let records = records(file);
     assert_eq!(records.len(), 150, "the copied data is whole");
-    let disagreements: Vec<String> = records
+    let checked: Vec<Option<String>> = records
         .par_iter()
         .filter_map(|record| {
-            let expected = match record.result.as_str() {
-                "solved" => Verdict::Won,
-                "unsolvable" => Verdict::Lost,
-                _ => return None,
-            };
-            let board = Board::parse(&record.text).expect("a Solvitaire board parses");
-            let got = GameKind::Raglan
+            let expected = expect(&record.result)?;
+            let board = Board::parse(&edit(&record.text)).expect("a Solvitaire board parses");
+            let got = game
                 .solve(&board, &Limits::default())
                 .map(|report| report.verdict);
-            (got != Ok(expected)).then(|| {
+            Some((got != Ok(expected)).then(|| {
                 format!(
                     "board {}: patience {got:?}, Solvitaire {expected}",
                     record.deal
                 )
-            })
+            }))
         })
         .collect();
+    let disagreements: Vec<String> = checked.iter().flatten().cloned().collect();
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+    checked.len()
+}
+
+/// Solvitaire's verdict as it stands.
+fn exactly(result: &str) -> Option<Verdict> {
+    match result {
+        "solved" => Some(Verdict::Won),
+        "unsolvable" => Some(Verdict::Lost),
+        _ => None,
+    }
+}
+
+/// Every board Solvitaire decided gets the same verdict.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "solves 150 boards: run with --release")]
+fn raglan_verdicts_agree_with_solvitaire() {
+    let checked = agree(GameKind::Raglan, "raglan.jsonl", str::to_string, exactly);
+    assert_eq!(checked, 150);
+}
+
+/// Lanes with no redeal is Lanes from a board that says `Redeals: 0`, so
+/// there patience must give Solvitaire's verdict exactly.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "solves 113 boards: run with --release")]
+fn lanes_without_a_redeal_agrees_with_solvitaire() {
+    let no_redeal = |text: &str| format!("Redeals: 0\n{text}");
+    let checked = agree(GameKind::Lanes, "lanes_lower.jsonl", no_redeal, exactly);
+    assert_eq!(checked, 113);
+}
+
+/// With its one redeal, Lanes wins every board Solvitaire won with none
+/// (a redeal only adds options), and loses every board Solvitaire lost
+/// with as many redeals as it liked. (Solvitaire proved none of its
+/// boards lost that way, so the second half checks nothing yet.)
+#[test]
+#[cfg_attr(debug_assertions, ignore = "solves 59 boards: run with --release")]
+fn lanes_lies_between_solvitaire_bounds() {
+    let won_below = |result: &str| (result == "solved").then_some(Verdict::Won);
+    let lower = agree(
+        GameKind::Lanes,
+        "lanes_lower.jsonl",
+        str::to_string,
+        won_below,
+    );
+    assert_eq!(lower, 59);
+    let lost_above = |result: &str| (result == "unsolvable").then_some(Verdict::Lost);
+    let upper = agree(
+        GameKind::Lanes,
+        "lanes_upper.jsonl",
+        str::to_string,
+        lost_above,
+    );
+    assert_eq!(upper, 0);
 }
 
 /// A table far too small for the search forgets positions: the search

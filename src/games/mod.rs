@@ -6,6 +6,7 @@
 
 pub mod all_in_a_row;
 mod alternating;
+pub mod lanes;
 pub mod raglan;
 
 use std::fmt;
@@ -27,6 +28,10 @@ pub enum GameKind {
     /// Raglan: one deck, Aces home, 9 piles built down in alternating
     /// colour, any card to an empty pile, 6 reserve cards.
     Raglan,
+    /// Lanes: one deck, Aces home, 6 piles built down in alternating
+    /// colour, any card to an empty pile, a stock dealt one card at a time
+    /// with one redeal.
+    Lanes,
 }
 
 /// Why a board could not be solved.
@@ -86,6 +91,10 @@ macro_rules! with_game {
                 type $g = $crate::games::raglan::Raglan;
                 $body
             }
+            $crate::games::GameKind::Lanes => {
+                type $g = $crate::games::lanes::Lanes;
+                $body
+            }
         }
     };
 }
@@ -96,6 +105,7 @@ impl GameKind {
         match self {
             GameKind::AllInARow => "all-in-a-row",
             GameKind::Raglan => "raglan",
+            GameKind::Lanes => "lanes",
         }
     }
 
@@ -103,6 +113,7 @@ impl GameKind {
         match self {
             GameKind::AllInARow => &all_in_a_row::LAYOUT,
             GameKind::Raglan => &raglan::LAYOUT,
+            GameKind::Lanes => &lanes::LAYOUT,
         }
     }
 
@@ -111,6 +122,7 @@ impl GameKind {
         match self {
             GameKind::AllInARow => &crate::reference::all_in_a_row::AllInARowRules,
             GameKind::Raglan => &crate::reference::raglan::RaglanRules,
+            GameKind::Lanes => &crate::reference::lanes::LanesRules,
         }
     }
 
@@ -179,6 +191,7 @@ impl GameKind {
         match self {
             GameKind::AllInARow => crate::pysol::all_in_a_row(n).map(|d| pysol_board(self, d)),
             GameKind::Raglan => crate::pysol::raglan(n).map(|d| pysol_board(self, d)),
+            GameKind::Lanes => crate::pysol::lanes(n).map(|d| pysol_board(self, d)),
         }
     }
 }

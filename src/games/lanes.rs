@@ -1,0 +1,367 @@
+//! Lanes: the rules as the fast engine plays them.
+//!
+//! One deck; the Aces start on the four foundations, which build up by
+//! suit. Six tableau piles build down in alternating colour, one card at a
+//! time, and an empty pile takes any card. The stock is dealt one card at
+//! a time to the waste, with one redeal: the waste turned over in order.
+//!
+//! # The stock as one sequence
+//!
+//! The waste and the stock are kept as one sequence, the talon: the waste
+//! bottom to top, then the stock in the order it is drawn. Drawing moves a
+//! cursor along it, a redeal sets the cursor back to the start, and
+//! playing the waste's top takes that card out. So a position's talon is a
+//! mask of the cards still in it, the cursor (cards before it are the
+//! waste) and the redeals left.
+//!
+//! Draws change neither the tableau nor the foundations, and no tableau
+//! move reads the talon, so a winning line can put off every draw until
+//! just before the play of the card it turns up. The engine's move
+//! therefore plays any card that draws can bring to the waste's top: the
+//! top itself, any card later in the stock, or, with a redeal left, any
+//! card below the top (draw out the stock, redeal, draw to it). A card
+//! reachable in this pass is not offered through a redeal too: that
+//! reaches the same position with one redeal fewer, which can do nothing
+//! the other cannot. The move list shows each `draw` and `redeal`.
+//!
+//! # Why the pruning loses no win
+//!
+//! `Lanes::moves` leaves out two kinds of move: all but a safe move home
+//! (see [`alternating::safe_home`]; for the waste it holds only for its
+//! top, which goes home without a draw), and all but one empty pile and a
+//! lone card to an empty pile (the same positions up to the order of the
+//! piles, which the key ignores).
+
+use super::alternating::{self, BASES, NO_CARD, PileCode, StartPiles, safe_home};
+use crate::board::{Board, BoardError, Pile};
+use crate::card::{Card, Suit};
+use crate::game::{Ask, Game};
+use crate::games::Layout;
+use crate::notation::{Move, Place};
+use crate::reference::Rules;
+use crate::reference::lanes::LanesRules;
+
+pub const LAYOUT: Layout = Layout {
+    decks: 1,
+    foundations: 4,
+    aces_start_home: true,
+    piles: &[3, 3, 3, 3, 3, 3],
+    reserve: 0,
+    stock: true,
+    face_down: false,
+};
+
+const PILES: usize = 6;
+/// "One redeal (two passes)".
+const REDEALS: u8 = 1;
+/// The talon's most cards: every card but the Aces, on a typed board
+/// whose tableau is empty, or all 52 if the Aces are not home.
+const MAX_TALON: usize = Card::COUNT;
+
+/// A Lanes position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    piles: [PileCode; PILES],
+    /// Each pile's top card (its index), or [`NO_CARD`].
+    tops: [u8; PILES],
+    /// The rank on each suit's foundation, 0 for none.
+    home: [u8; 4],
+    /// The talon's cards still in it, a bit each by place in the talon.
+    talon: u64,
+    /// The talon's places below this one are the waste; the cursor stands
+    /// just above the waste's top card (0 when the waste is empty), so
+    /// that equal talons have equal cursors.
+    cursor: u8,
+    redeals: u8,
+}
+
+impl State {
+    /// The waste's top card's place in the talon, if the waste has cards.
+    fn waste_top(&self) -> Option<u8> {
+        let below = self.talon & ((1u64 << self.cursor) - 1);
+        (below != 0).then(|| 63 - below.leading_zeros() as u8)
+    }
+
+    /// The cursor after the card at `place` leaves the talon as the
+    /// waste's top: just above the card below it.
+    fn cursor_below(talon: u64, place: u8) -> u8 {
+        let below = talon & ((1u64 << place) - 1);
+        match below {
+            0 => 0,
+            _ => 64 - below.leading_zeros() as u8,
+        }
+    }
+}
+
+/// Where a card is taken from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum From {
+    Pile(u8),
+    /// The talon card at this place, drawn to the waste's top first if it
+    /// is not there.
+    Talon(u8),
+}
+
+/// A card from a pile or the talon to its foundation or onto a pile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    from: From,
+    /// The destination pile, or `None` for the foundation.
+    to: Option<u8>,
+}
+
+pub struct Lanes {
+    /// Each pile's starting cards, bottom to top.
+    start_cards: [[Card; alternating::MAX_START]; PILES],
+    /// The talon: the board's waste bottom to top, then its stock in the
+    /// order drawn.
+    talon: [Card; MAX_TALON],
+    talon_len: u8,
+    /// Which foundation place of the board showed each suit, for printing.
+    slots: [Option<Suit>; 4],
+    start: State,
+}
+
+impl Lanes {
+    fn card_at(&self, state: &State, from: From) -> Card {
+        match from {
+            From::Pile(p) => Card::from_index(state.tops[p as usize] as usize),
+            From::Talon(t) => self.talon[t as usize],
+        }
+    }
+
+    fn pile_vec(&self, state: &State, pile: usize) -> Vec<Card> {
+        let mut cards = Vec::new();
+        alternating::pile_cards(&self.start_cards[pile], state.piles[pile], |c| {
+            cards.push(c)
+        });
+        cards
+    }
+
+    /// The talon's places with cards, in `range`, in talon order.
+    fn places(state: &State, range: std::ops::Range<u8>) -> impl Iterator<Item = u8> {
+        range.filter(move |&t| state.talon & 1 << t != 0)
+    }
+
+    /// How early a move is tried, highest first: home first, then moves
+    /// that uncover a starting card, the waste's top, other builds, cards
+    /// drawn from the talon, and last a move to an empty pile.
+    fn order(state: &State, step: Step, waste_top: Option<u8>) -> i32 {
+        let Some(to) = step.to else {
+            return 100;
+        };
+        let onto_empty = state.piles[to as usize].is_empty();
+        let rank = match step.from {
+            From::Pile(p) if state.piles[p as usize].run_len() == 0 => 50,
+            From::Talon(t) if Some(t) == waste_top => 40,
+            From::Pile(_) => 30,
+            From::Talon(_) => 20,
+        };
+        rank - 25 * onto_empty as i32
+    }
+}
+
+impl Game for Lanes {
+    const ACYCLIC: bool = false;
+    type State = State;
+    type Key = [u64; 4];
+    type Move = Step;
+
+    fn new(board: &Board) -> Result<Lanes, BoardError> {
+        LanesRules.validate(board)?;
+        let piles = StartPiles::<PILES>::new(board, "Lanes")?;
+        let waste = board.waste.as_deref().unwrap_or_default();
+        let stock = board.stock.as_deref().unwrap_or_default();
+        let mut talon = [Card::from_index(0); MAX_TALON];
+        let mut talon_len = 0;
+        for (slot, &card) in talon.iter_mut().zip(waste.iter().chain(stock)) {
+            *slot = card;
+            talon_len += 1;
+        }
+        let (home, slots) = alternating::read_foundations(board);
+        let mask = match talon_len {
+            64.. => unreachable!("a talon holds at most 52 cards"),
+            n => (1u64 << n) - 1,
+        };
+        Ok(Lanes {
+            start_cards: piles.cards,
+            talon,
+            talon_len: talon_len as u8,
+            slots,
+            start: State {
+                piles: piles.codes,
+                tops: piles.tops,
+                home,
+                talon: mask,
+                cursor: waste.len() as u8,
+                redeals: board.redeals.unwrap_or(REDEALS),
+            },
+        })
+    }
+
+    fn initial(&self) -> State {
+        self.start
+    }
+
+    /// The six pile codes sorted (positions that differ only in the order
+    /// of the piles are one position), 150 bits; the talon's mask (52),
+    /// cursor (6) and redeals left (1): 209 bits, exact. The foundations
+    /// are left out: every card not on the tableau or in the talon is
+    /// home. The top bit is always set, so no key is the table's empty
+    /// slot.
+    fn key(&self, state: &State) -> [u64; 4] {
+        let mut codes = state.piles;
+        codes.sort_unstable();
+        let mut words = [0u64; 4];
+        let mut put = |bit: u32, value: u64| {
+            let (word, shift) = ((bit / 64) as usize, bit % 64);
+            words[word] |= value << shift;
+            if shift > 0 && word + 1 < 4 {
+                words[word + 1] |= value >> (64 - shift);
+            }
+        };
+        for (i, code) in codes.iter().enumerate() {
+            put(i as u32 * PileCode::BITS, code.0 as u64);
+        }
+        let rest = PILES as u32 * PileCode::BITS;
+        put(rest, state.talon);
+        put(rest + 52, state.cursor as u64 | (state.redeals as u64) << 6);
+        words[3] |= 1 << 63;
+        words
+    }
+
+    fn is_won(&self, state: &State) -> bool {
+        state.home.iter().all(|&r| r == 13)
+    }
+
+    fn cards_home(&self, state: &State) -> u32 {
+        state.home.iter().map(|&r| r as u32).sum()
+    }
+
+    /// Moves best first (see `Lanes::order`): a safe move home alone;
+    /// only one empty pile, and no lone card to it.
+    fn moves(&self, state: &State, _last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
+        let waste_top = state.waste_top();
+        let mut sources: Vec<(From, Card)> = Vec::with_capacity(PILES + MAX_TALON);
+        let mut empty = None;
+        for p in 0..PILES {
+            match state.tops[p] {
+                NO_CARD => empty = empty.or(Some(p as u8)),
+                top => sources.push((From::Pile(p as u8), Card::from_index(top as usize))),
+            }
+        }
+        let talon = match (waste_top, state.redeals) {
+            // With a redeal left, every card in the talon can be reached.
+            (_, 1..) => Self::places(state, 0..64).collect::<Vec<_>>(),
+            (Some(top), 0) => std::iter::once(top)
+                .chain(Self::places(state, state.cursor..64))
+                .collect(),
+            (None, 0) => Self::places(state, state.cursor..64).collect(),
+        };
+        sources.extend(
+            talon
+                .iter()
+                .map(|&t| (From::Talon(t), self.talon[t as usize])),
+        );
+        let start = out.len();
+        for &(from, card) in &sources {
+            let goes_home = state.home[card.suit().index()] + 1 == card.rank().get();
+            if goes_home {
+                let free = match from {
+                    From::Pile(_) => true,
+                    From::Talon(t) => Some(t) == waste_top,
+                };
+                if free && safe_home(&state.home, card) {
+                    out.truncate(start);
+                    out.push(Step { from, to: None });
+                    return;
+                }
+                out.push(Step { from, to: None });
+            }
+            for base in BASES[card.index()] {
+                if let Some(to) = state.tops.iter().position(|&top| top == base) {
+                    out.push(Step {
+                        from,
+                        to: Some(to as u8),
+                    });
+                }
+            }
+            let alone = matches!(from, From::Pile(p) if state.piles[p as usize].cards() == 1);
+            if let Some(to) = empty
+                && !alone
+            {
+                out.push(Step { from, to: Some(to) });
+            }
+        }
+        if ask.ordered {
+            out[start..].sort_by_key(|&step| -Self::order(state, step, waste_top));
+        }
+    }
+
+    fn play(&self, state: &State, step: Step) -> State {
+        let card = self.card_at(state, step.from);
+        let mut next = *state;
+        match step.from {
+            From::Pile(p) => {
+                let p = p as usize;
+                (next.piles[p], next.tops[p]) =
+                    alternating::popped(&self.start_cards[p], state.piles[p], card);
+            }
+            From::Talon(t) => {
+                if t < state.cursor && Some(t) != state.waste_top() {
+                    next.redeals -= 1;
+                }
+                next.talon &= !(1 << t);
+                next.cursor = State::cursor_below(next.talon, t);
+            }
+        }
+        match step.to {
+            None => next.home[card.suit().index()] += 1,
+            Some(to) => {
+                let to = to as usize;
+                next.piles[to] = next.piles[to].push(card);
+                next.tops[to] = card.index() as u8;
+            }
+        }
+        next
+    }
+
+    fn notation(&self, state: &State, step: Step, out: &mut Vec<Move>) {
+        let card = self.card_at(state, step.from);
+        let to = step.to.map_or(Place::Foundation, Place::Tableau);
+        let from = match step.from {
+            From::Pile(p) => Place::Tableau(p),
+            From::Talon(t) => {
+                let draw =
+                    |range| Self::places(state, range).map(|t| Move::Draw(self.talon[t as usize]));
+                if t >= state.cursor {
+                    out.extend(draw(state.cursor..t + 1));
+                } else if Some(t) != state.waste_top() {
+                    out.extend(draw(state.cursor..self.talon_len));
+                    out.push(Move::Redeal);
+                    out.extend(draw(0..t + 1));
+                }
+                Place::Waste
+            }
+        };
+        out.push(Move::single(from, to, card));
+    }
+
+    fn to_board(&self, state: &State) -> Board {
+        let talon = |range| -> Vec<Card> {
+            Self::places(state, range)
+                .map(|t| self.talon[t as usize])
+                .collect()
+        };
+        Board {
+            foundations: alternating::foundation_tops(&self.slots, &state.home),
+            stock: Some(talon(state.cursor..self.talon_len)),
+            waste: Some(talon(0..state.cursor)),
+            redeals: (state.redeals < REDEALS).then_some(state.redeals),
+            piles: (0..PILES)
+                .map(|p| Pile::face_up(self.pile_vec(state, p)))
+                .collect(),
+            ..Board::default()
+        }
+    }
+}
