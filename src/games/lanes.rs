@@ -30,7 +30,11 @@
 //! (see [`alternating::safe_home`]; for the waste it holds only for its
 //! top, which goes home without a draw), and all but one empty pile and a
 //! lone card to an empty pile (the same positions up to the order of the
-//! piles, which the key ignores).
+//! piles, which the key ignores). Raglan's rule J (the card just moved
+//! stays where it is for a move) was tried: on the 134 of numbered deals
+//! 1..300 that, without the redeal, both searches decided within 300,000
+//! positions, it saved 0.3% of them (10.13M against 10.16M), too little
+//! to carry an argument that leans on the table.
 
 use super::alternating::{self, BASES, NO_CARD, PileCode, StartPiles, safe_home};
 use crate::board::{Board, BoardError, Pile};
@@ -242,29 +246,36 @@ impl Game for Lanes {
     /// only one empty pile, and no lone card to it.
     fn moves(&self, state: &State, _last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
         let waste_top = state.waste_top();
-        let mut sources: Vec<(From, Card)> = Vec::with_capacity(PILES + MAX_TALON);
+        let mut sources = [(From::Pile(0), Card::from_index(0)); PILES + MAX_TALON];
+        let mut k = 0;
         let mut empty = None;
         for p in 0..PILES {
             match state.tops[p] {
                 NO_CARD => empty = empty.or(Some(p as u8)),
-                top => sources.push((From::Pile(p as u8), Card::from_index(top as usize))),
+                top => {
+                    sources[k] = (From::Pile(p as u8), Card::from_index(top as usize));
+                    k += 1;
+                }
             }
         }
-        let talon = match (waste_top, state.redeals) {
-            // With a redeal left, every card in the talon can be reached.
-            (_, 1..) => Self::places(state, 0..64).collect::<Vec<_>>(),
-            (Some(top), 0) => std::iter::once(top)
-                .chain(Self::places(state, state.cursor..64))
-                .collect(),
-            (None, 0) => Self::places(state, state.cursor..64).collect(),
+        // The talon cards draws can reach: with a redeal left, all of them;
+        // otherwise the waste's top and the stock.
+        let mut reach = match state.redeals {
+            0 => state.talon & !((1u64 << state.cursor) - 1),
+            _ => state.talon,
         };
-        sources.extend(
-            talon
-                .iter()
-                .map(|&t| (From::Talon(t), self.talon[t as usize])),
-        );
+        if let Some(top) = waste_top {
+            reach |= 1 << top;
+        }
+        while reach != 0 {
+            let t = reach.trailing_zeros() as u8;
+            reach &= reach - 1;
+            sources[k] = (From::Talon(t), self.talon[t as usize]);
+            k += 1;
+        }
+        let sources = &sources[..k];
         let start = out.len();
-        for &(from, card) in &sources {
+        for &(from, card) in sources {
             let goes_home = state.home[card.suit().index()] + 1 == card.rank().get();
             if goes_home {
                 let free = match from {
