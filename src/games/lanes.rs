@@ -159,7 +159,8 @@ impl Lanes {
             From::Pile(p) if state.piles[p as usize].run_len() == 0 => 50,
             From::Talon(t) if Some(t) == waste_top => 40,
             From::Pile(_) => 30,
-            From::Talon(_) => 20,
+            From::Talon(t) if t >= state.cursor => 20,
+            From::Talon(_) => 10,
         };
         rank - 25 * onto_empty as i32
     }
