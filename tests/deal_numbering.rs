@@ -103,6 +103,122 @@ fn committed_layouts_follow_the_rules_text() {
     }
 }
 
+/// A game's deal as RULES.md's step 3 reads for it: decks, whether the
+/// Aces start home, foundations, pile heights, reserve places, and whether
+/// the rest is a stock.
+struct Dealt {
+    game: GameKind,
+    decks: usize,
+    aces_home: bool,
+    foundations: usize,
+    piles: &'static [usize],
+    reserve: usize,
+    stock: bool,
+}
+
+/// RULES.md's games with their deals, from the rules text.
+const DEALT: [Dealt; 2] = [
+    Dealt {
+        game: GameKind::Raglan,
+        decks: 1,
+        aces_home: true,
+        foundations: 4,
+        piles: &[7, 7, 7, 6, 5, 4, 3, 2, 1],
+        reserve: 6,
+        stock: false,
+    },
+    Dealt {
+        game: GameKind::Lanes,
+        decks: 1,
+        aces_home: true,
+        foundations: 4,
+        piles: &[3; 6],
+        reserve: 0,
+        stock: true,
+    },
+];
+
+/// Deal `n` by RULES.md's step 3, in the deal text format: the Aces taken
+/// out first (in the order they occur) for games that start with them
+/// home; then the tableau row by row, left to right, the bottom row
+/// first, a full pile skipped; then the reserve, left to right; the rest
+/// is the stock, its first card the first one drawn.
+fn rules_deal(dealt: &Dealt, n: u64) -> String {
+    let mut pack = rules_shuffle(n, rules_ordered_pack(dealt.decks));
+    let mut foundations = vec!["-".to_string(); dealt.foundations];
+    if dealt.aces_home {
+        let aces: Vec<Card> = pack
+            .iter()
+            .copied()
+            .filter(|c| c.to_string().starts_with('A'))
+            .collect();
+        pack.retain(|c| !c.to_string().starts_with('A'));
+        for (slot, ace) in foundations.iter_mut().zip(aces) {
+            *slot = ace.to_string();
+        }
+    }
+    let mut rest = pack.into_iter();
+    let mut piles = vec![Vec::new(); dealt.piles.len()];
+    let tallest = dealt.piles.iter().copied().max().unwrap_or(0);
+    for row in 0..tallest {
+        for (pile, &height) in piles.iter_mut().zip(dealt.piles) {
+            if row < height {
+                pile.push(rest.next().expect("enough cards").to_string());
+            }
+        }
+    }
+    let mut text = format!("Foundations: {}\n", foundations.join(" "));
+    if dealt.reserve > 0 {
+        let reserve: Vec<String> = rest
+            .by_ref()
+            .take(dealt.reserve)
+            .map(|c| c.to_string())
+            .collect();
+        text += &format!("Reserve: {}\n", reserve.join(" "));
+    }
+    let stock: Vec<String> = rest.map(|c| c.to_string()).collect();
+    assert_eq!(
+        stock.is_empty(),
+        !dealt.stock,
+        "{}: the cards left over",
+        dealt.game
+    );
+    if dealt.stock {
+        text += &format!("Stock: {}\n", stock.join(" "));
+    }
+    for pile in piles {
+        text += &format!(": {}\n", pile.join(" "));
+    }
+    text
+}
+
+/// Deals 1 to 3 of each game are the committed layouts, and RULES.md's
+/// algorithm gives them.
+#[test]
+fn every_game_deals_1_to_3_as_committed_and_as_the_rules_text_says() {
+    for dealt in &DEALT {
+        let game = dealt.game;
+        for n in 1..=3 {
+            let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("tests/data/deals/{game}-{n}.txt"));
+            let committed = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            let library = deal(game.layout(), n).to_text();
+            assert_eq!(
+                library,
+                committed,
+                "{game} deal {n} no longer matches {}",
+                path.display()
+            );
+            assert_eq!(
+                rules_deal(dealt, n),
+                committed,
+                "{game} deal {n}: not RULES.md's"
+            );
+        }
+    }
+}
+
 /// The edges of the u64 range reach the seed unchanged and still give
 /// valid deals that follow the rules text.
 #[test]
