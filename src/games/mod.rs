@@ -8,6 +8,7 @@ pub mod all_in_a_row;
 mod alternating;
 pub mod lanes;
 pub mod raglan;
+pub mod rows_of_four;
 
 use std::fmt;
 
@@ -32,6 +33,11 @@ pub enum GameKind {
     /// colour, any card to an empty pile, a stock dealt one card at a time
     /// with one redeal.
     Lanes,
+    /// Rows of Four: two decks, 8 piles of 4 built down regardless of
+    /// suit, only the waste fills an empty pile, a stock dealt one card at
+    /// a time with two redeals.
+    #[value(name = "rows-of-four")]
+    RowsOfFour,
 }
 
 /// Why a board could not be solved.
@@ -95,6 +101,10 @@ macro_rules! with_game {
                 type $g = $crate::games::lanes::Lanes;
                 $body
             }
+            $crate::games::GameKind::RowsOfFour => {
+                type $g = $crate::games::rows_of_four::RowsOfFour;
+                $body
+            }
         }
     };
 }
@@ -106,6 +116,7 @@ impl GameKind {
             GameKind::AllInARow => "all-in-a-row",
             GameKind::Raglan => "raglan",
             GameKind::Lanes => "lanes",
+            GameKind::RowsOfFour => "rows-of-four",
         }
     }
 
@@ -114,6 +125,7 @@ impl GameKind {
             GameKind::AllInARow => &all_in_a_row::LAYOUT,
             GameKind::Raglan => &raglan::LAYOUT,
             GameKind::Lanes => &lanes::LAYOUT,
+            GameKind::RowsOfFour => &rows_of_four::LAYOUT,
         }
     }
 
@@ -123,6 +135,7 @@ impl GameKind {
             GameKind::AllInARow => &crate::reference::all_in_a_row::AllInARowRules,
             GameKind::Raglan => &crate::reference::raglan::RaglanRules,
             GameKind::Lanes => &crate::reference::lanes::LanesRules,
+            GameKind::RowsOfFour => &crate::reference::rows_of_four::RowsOfFourRules,
         }
     }
 
@@ -192,6 +205,7 @@ impl GameKind {
             GameKind::AllInARow => crate::pysol::all_in_a_row(n).map(|d| pysol_board(self, d)),
             GameKind::Raglan => crate::pysol::raglan(n).map(|d| pysol_board(self, d)),
             GameKind::Lanes => crate::pysol::lanes(n).map(|d| pysol_board(self, d)),
+            GameKind::RowsOfFour => crate::pysol::rows_of_four(n).map(|d| pysol_board(self, d)),
         }
     }
 }
