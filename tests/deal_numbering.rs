@@ -117,7 +117,7 @@ struct Dealt {
 }
 
 /// RULES.md's games with their deals, from the rules text.
-const DEALT: [Dealt; 2] = [
+const DEALT: [Dealt; 3] = [
     Dealt {
         game: GameKind::Raglan,
         decks: 1,
@@ -133,6 +133,15 @@ const DEALT: [Dealt; 2] = [
         aces_home: true,
         foundations: 4,
         piles: &[3; 6],
+        reserve: 0,
+        stock: true,
+    },
+    Dealt {
+        game: GameKind::RowsOfFour,
+        decks: 2,
+        aces_home: false,
+        foundations: 8,
+        piles: &[4; 8],
         reserve: 0,
         stock: true,
     },
