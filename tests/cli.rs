@@ -1315,3 +1315,21 @@ fn rows_of_four_solutions_verify() {
         .success()
         .stdout(predicate::str::starts_with("won"));
 }
+
+/// `--pysol` deals PySolFC's layout, one card already on the waste, and
+/// the solution verifies from that same deal.
+#[test]
+fn pysol_deals_of_the_stock_games_solve_and_verify() {
+    for (game, number) in [("lanes", "1000000"), ("rows-of-four", "1")] {
+        let board = stdout_of(patience().args(["deal", game, "--pysol", number]));
+        assert!(board.contains("\nWaste: "), "{game}: {board}");
+        let report = stdout_of(patience().args(["solve", game, "--pysol", number]));
+        assert!(report.contains("# won"), "{game}: {report}");
+        patience()
+            .args(["verify", game, "--pysol", number, "--moves", "-"])
+            .write_stdin(report)
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with("won"));
+    }
+}
