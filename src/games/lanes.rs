@@ -37,6 +37,7 @@
 //! to carry an argument that leans on the table.
 
 use super::alternating::{self, BASES, NO_CARD, PileCode, StartPiles, safe_home};
+use super::talon;
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Suit};
 use crate::game::{Ask, Game};
@@ -82,18 +83,7 @@ pub struct State {
 impl State {
     /// The waste's top card's place in the talon, if the waste has cards.
     fn waste_top(&self) -> Option<u8> {
-        let below = self.talon & ((1u64 << self.cursor) - 1);
-        (below != 0).then(|| 63 - below.leading_zeros() as u8)
-    }
-
-    /// The cursor after the card at `place` leaves the talon as the
-    /// waste's top: just above the card below it.
-    fn cursor_below(talon: u64, place: u8) -> u8 {
-        let below = talon & ((1u64 << place) - 1);
-        match below {
-            0 => 0,
-            _ => 64 - below.leading_zeros() as u8,
-        }
+        talon::waste_top(self.talon as u128, self.cursor)
     }
 }
 
@@ -324,7 +314,7 @@ impl Game for Lanes {
                     next.redeals -= 1;
                 }
                 next.talon &= !(1 << t);
-                next.cursor = State::cursor_below(next.talon, t);
+                next.cursor = talon::cursor_below(next.talon as u128, t);
             }
         }
         match step.to {

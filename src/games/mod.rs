@@ -9,6 +9,7 @@ mod alternating;
 pub mod lanes;
 pub mod raglan;
 pub mod rows_of_four;
+mod talon;
 
 use std::fmt;
 

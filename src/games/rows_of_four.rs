@@ -77,6 +77,7 @@
 //! [`RowsOfFour::to_board`] prints the board the reference reaches. The
 //! key leaves them out: see [`RowsOfFour::key`].
 
+use super::talon;
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Rank, Suit};
 use crate::game::{Ask, Game};
@@ -349,18 +350,7 @@ pub struct State {
 impl State {
     /// The waste's top card's place in the talon, if the waste has cards.
     fn waste_top(&self) -> Option<u8> {
-        let below = self.talon & ((1u128 << self.cursor) - 1);
-        (below != 0).then(|| 127 - below.leading_zeros() as u8)
-    }
-
-    /// The cursor after the card at `place` leaves the talon as the
-    /// waste's top: just above the card below it.
-    fn cursor_below(talon: u128, place: u8) -> u8 {
-        let below = talon & ((1u128 << place) - 1);
-        match below {
-            0 => 0,
-            _ => 128 - below.leading_zeros() as u8,
-        }
+        talon::waste_top(self.talon, self.cursor)
     }
 }
 
@@ -906,7 +896,7 @@ impl Game for RowsOfFour {
                     next.redeals -= 1;
                 }
                 next.talon &= !(1 << t);
-                next.cursor = State::cursor_below(next.talon, t);
+                next.cursor = talon::cursor_below(next.talon, t);
             }
         }
         match step.to {
