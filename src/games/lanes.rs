@@ -208,13 +208,7 @@ impl Game for Lanes {
         let mut codes = state.piles;
         codes.sort_unstable();
         let mut words = [0u64; 4];
-        let mut put = |bit: u32, value: u64| {
-            let (word, shift) = ((bit / 64) as usize, bit % 64);
-            words[word] |= value << shift;
-            if shift > 0 && word + 1 < 4 {
-                words[word + 1] |= value >> (64 - shift);
-            }
-        };
+        let mut put = |bit: u32, value: u64| super::put_bits(&mut words, bit, value);
         for (i, code) in codes.iter().enumerate() {
             put(i as u32 * PileCode::BITS, code.0 as u64);
         }

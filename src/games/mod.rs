@@ -69,6 +69,17 @@ impl fmt::Display for DealNumber {
     }
 }
 
+/// ORs `value` into a key's words from bit `bit` on, low bits first,
+/// carrying into the next word what runs past the end of one; what runs
+/// past the last word is dropped. The engines pack their keys with it.
+fn put_bits<const N: usize>(words: &mut [u64; N], bit: u32, value: u64) {
+    let (word, shift) = ((bit / 64) as usize, bit % 64);
+    words[word] |= value << shift;
+    if shift > 0 && word + 1 < N {
+        words[word + 1] |= value >> (64 - shift);
+    }
+}
+
 /// How a game is dealt: what the numbered deals and board checks need.
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
