@@ -12,7 +12,8 @@ mod stock;
 use std::collections::HashSet;
 
 use crate::board::{Board, BoardError};
-use crate::notation::Move;
+use crate::card::Card;
+use crate::notation::{Move, Place};
 
 /// A game's rules on plain boards.
 pub trait Rules: Sync {
@@ -30,6 +31,22 @@ pub trait Rules: Sync {
     fn is_won(&self, board: &Board) -> bool;
 
     fn cards_home(&self, board: &Board) -> usize;
+}
+
+/// Takes `card` off the top of tableau pile `i`, or says why it is not
+/// there to take: the one way every game's cards leave the tableau.
+fn take_top(board: &mut Board, i: u8, card: Card) -> Result<(), String> {
+    let from = Place::Tableau(i);
+    let pile =
+        (board.piles.get_mut(i as usize)).ok_or_else(|| format!("there is no pile {from}"))?;
+    match pile.top() {
+        None => Err(format!("{from} is empty")),
+        Some(top) if top != card => Err(format!("the top card of {from} is {top}, not {card}")),
+        Some(_) => {
+            pile.up.pop();
+            Ok(())
+        }
+    }
 }
 
 /// How a replayed move list ended.

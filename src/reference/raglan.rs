@@ -10,7 +10,7 @@ use crate::board::{Board, BoardError, Part, Tally};
 use crate::card::{Card, Rank, Suit};
 use crate::notation::{Move, Place};
 
-use super::Rules;
+use super::{Rules, take_top};
 
 pub struct RaglanRules;
 
@@ -69,20 +69,7 @@ fn goes_on(top: Option<Card>, card: Card) -> Result<(), String> {
 /// Takes `card` from `from`, or says why it is not there to take.
 fn take(board: &mut Board, from: Place, card: Card) -> Result<(), String> {
     match from {
-        Place::Tableau(i) => {
-            let pile = (board.piles.get_mut(i as usize))
-                .ok_or_else(|| format!("there is no pile {from}"))?;
-            match pile.top() {
-                None => Err(format!("{from} is empty")),
-                Some(top) if top != card => {
-                    Err(format!("the top card of {from} is {top}, not {card}"))
-                }
-                Some(_) => {
-                    pile.up.pop();
-                    Ok(())
-                }
-            }
-        }
+        Place::Tableau(i) => take_top(board, i, card),
         Place::Reserve(r) => {
             let place = (board.reserve.as_mut())
                 .and_then(|places| places.get_mut(r as usize))

@@ -13,6 +13,8 @@ use crate::board::{Board, BoardError, Part, Tally};
 use crate::card::{Card, Rank};
 use crate::notation::{Move, Place};
 
+use super::take_top;
+
 /// A tableau rule: whether `card`, taken from `from`, may go on a pile whose
 /// top card is `top` (`None` for an empty pile), or why not. `from` matters
 /// because in Rows of Four only the waste fills an empty pile.
@@ -279,20 +281,7 @@ impl Layout {
     /// Takes `card` from `from`, or says why it is not there to take.
     fn take(&self, board: &mut Board, from: Place, card: Card) -> Result<(), String> {
         match from {
-            Place::Tableau(i) => {
-                let pile = (board.piles.get_mut(i as usize))
-                    .ok_or_else(|| format!("there is no pile {from}"))?;
-                match pile.top() {
-                    None => Err(format!("{from} is empty")),
-                    Some(top) if top != card => {
-                        Err(format!("the top card of {from} is {top}, not {card}"))
-                    }
-                    Some(_) => {
-                        pile.up.pop();
-                        Ok(())
-                    }
-                }
-            }
+            Place::Tableau(i) => take_top(board, i, card),
             Place::Waste => match waste_top(board) {
                 None => Err("the waste is empty".into()),
                 Some(top) if top != card => {
