@@ -113,6 +113,9 @@ pub struct Lanes {
     talon_len: u8,
     /// Which foundation place of the board showed each suit, for printing.
     slots: [Option<Suit>; 4],
+    /// Whether the board said how many redeals are left, so that
+    /// [`Lanes::to_board`] says it too, as the reference rules' board does.
+    redeals_given: bool,
     start: State,
 }
 
@@ -183,6 +186,7 @@ impl Game for Lanes {
             talon,
             talon_len: talon_len as u8,
             slots,
+            redeals_given: board.redeals.is_some(),
             start: State {
                 piles: piles.codes,
                 tops: piles.tops,
@@ -353,7 +357,7 @@ impl Game for Lanes {
             foundations: alternating::foundation_tops(&self.slots, &state.home),
             stock: Some(talon(state.cursor..self.talon_len)),
             waste: Some(talon(0..state.cursor)),
-            redeals: (state.redeals < REDEALS).then_some(state.redeals),
+            redeals: (state.redeals < REDEALS || self.redeals_given).then_some(state.redeals),
             piles: (0..PILES)
                 .map(|p| Pile::face_up(self.pile_vec(state, p)))
                 .collect(),
