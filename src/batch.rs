@@ -100,6 +100,13 @@ impl Batch {
     /// Checks the deal numbers, so a caller can refuse a batch before
     /// creating any file for it.
     pub fn check(&self) -> Result<(), BatchError> {
+        // A game whose PySolFC deals patience does not reproduce refuses
+        // them all; game 1 stands for every number.
+        if self.pysol
+            && let Err(e) = self.game.pysol_deal(1)
+        {
+            return Err(BatchError::Deal(e.to_string()));
+        }
         match self.deals.iter().find(|&&n| self.pysol && n == 0) {
             Some(bad) => Err(BatchError::Deal(format!(
                 "{bad} is not a PySolFC game number (they start at 1)"

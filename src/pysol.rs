@@ -16,6 +16,11 @@ pub enum PysolError {
     ZeroGameNumber,
     #[error("{0} is out of range for PySolFC's LCRandom31 (0 to 2^33 - 1)")]
     LcSeedOutOfRange(u64),
+    #[error(
+        "patience does not reproduce PySolFC's {0} deals (there are no PySolFC layouts \
+         to check them against): use a deal number or --file"
+    )]
+    NotReproduced(&'static str),
 }
 
 /// A starting layout as PySolFC shows it.

@@ -114,10 +114,12 @@ struct Dealt {
     piles: &'static [usize],
     reserve: usize,
     stock: bool,
+    /// All but the top card of each pile face down.
+    face_down: bool,
 }
 
 /// RULES.md's games with their deals, from the rules text.
-const DEALT: [Dealt; 3] = [
+const DEALT: [Dealt; 4] = [
     Dealt {
         game: GameKind::Raglan,
         decks: 1,
@@ -126,6 +128,7 @@ const DEALT: [Dealt; 3] = [
         piles: &[7, 7, 7, 6, 5, 4, 3, 2, 1],
         reserve: 6,
         stock: false,
+        face_down: false,
     },
     Dealt {
         game: GameKind::Lanes,
@@ -135,6 +138,7 @@ const DEALT: [Dealt; 3] = [
         piles: &[3; 6],
         reserve: 0,
         stock: true,
+        face_down: false,
     },
     Dealt {
         game: GameKind::RowsOfFour,
@@ -144,6 +148,17 @@ const DEALT: [Dealt; 3] = [
         piles: &[4; 8],
         reserve: 0,
         stock: true,
+        face_down: false,
+    },
+    Dealt {
+        game: GameKind::Alexandria,
+        decks: 3,
+        aces_home: false,
+        foundations: 12,
+        piles: &[1, 2, 3, 4, 5, 6, 7, 6, 5, 4, 3, 2, 1],
+        reserve: 0,
+        stock: true,
+        face_down: true,
     },
 ];
 
@@ -151,7 +166,8 @@ const DEALT: [Dealt; 3] = [
 /// out first (in the order they occur) for games that start with them
 /// home; then the tableau row by row, left to right, the bottom row
 /// first, a full pile skipped; then the reserve, left to right; the rest
-/// is the stock, its first card the first one drawn.
+/// is the stock, its first card the first one drawn. In Alexandria all
+/// but the top card of each pile lie face down, left of '|'.
 fn rules_deal(dealt: &Dealt, n: u64) -> String {
     let mut pack = rules_shuffle(n, rules_ordered_pack(dealt.decks));
     let mut foundations = vec!["-".to_string(); dealt.foundations];
@@ -195,7 +211,14 @@ fn rules_deal(dealt: &Dealt, n: u64) -> String {
     if dealt.stock {
         text += &format!("Stock: {}\n", stock.join(" "));
     }
-    for pile in piles {
+    for mut pile in piles {
+        // "The top card of each is face up, the rest face down": the
+        // face-down ones left of '|'.
+        if dealt.face_down && pile.len() > 1 {
+            let top = pile.pop().expect("a pile of two or more");
+            pile.push("|".into());
+            pile.push(top);
+        }
         text += &format!(": {}\n", pile.join(" "));
     }
     text

@@ -4,6 +4,7 @@
 //! Adding a game is its engine file, its reference rules file, a variant
 //! here and one arm in `with_game!`.
 
+pub mod alexandria;
 pub mod all_in_a_row;
 mod alternating;
 pub mod lanes;
@@ -39,6 +40,12 @@ pub enum GameKind {
     /// a time with two redeals.
     #[value(name = "rows-of-four")]
     RowsOfFour,
+    /// Alexandria: three decks, 13 piles of 1 to 7 cards with only the top
+    /// one face up, built down in alternating colour with runs moving as a
+    /// group, a King or King-led run to an empty pile, a stock dealt one
+    /// card at a time with no redeal. Face-down cards are known to the
+    /// solver.
+    Alexandria,
 }
 
 /// Why a board could not be solved.
@@ -117,6 +124,10 @@ macro_rules! with_game {
                 type $g = $crate::games::rows_of_four::RowsOfFour;
                 $body
             }
+            $crate::games::GameKind::Alexandria => {
+                type $g = $crate::games::alexandria::Alexandria;
+                $body
+            }
         }
     };
 }
@@ -129,6 +140,7 @@ impl GameKind {
             GameKind::Raglan => "raglan",
             GameKind::Lanes => "lanes",
             GameKind::RowsOfFour => "rows-of-four",
+            GameKind::Alexandria => "alexandria",
         }
     }
 
@@ -138,6 +150,7 @@ impl GameKind {
             GameKind::Raglan => &raglan::LAYOUT,
             GameKind::Lanes => &lanes::LAYOUT,
             GameKind::RowsOfFour => &rows_of_four::LAYOUT,
+            GameKind::Alexandria => &alexandria::LAYOUT,
         }
     }
 
@@ -148,6 +161,7 @@ impl GameKind {
             GameKind::Raglan => &crate::reference::raglan::RaglanRules,
             GameKind::Lanes => &crate::reference::lanes::LanesRules,
             GameKind::RowsOfFour => &crate::reference::rows_of_four::RowsOfFourRules,
+            GameKind::Alexandria => &crate::reference::alexandria::AlexandriaRules,
         }
     }
 
@@ -211,13 +225,16 @@ impl GameKind {
         }
     }
 
-    /// The deal PySolFC shows as game `n`.
+    /// The deal PySolFC shows as game `n`, for the games whose dealing
+    /// patience reproduces (checked against PySolFC's own layouts; there
+    /// are none for Alexandria to check against, so it offers none).
     pub fn pysol_deal(self, n: u64) -> Result<Board, PysolError> {
         match self {
             GameKind::AllInARow => crate::pysol::all_in_a_row(n).map(|d| pysol_board(self, d)),
             GameKind::Raglan => crate::pysol::raglan(n).map(|d| pysol_board(self, d)),
             GameKind::Lanes => crate::pysol::lanes(n).map(|d| pysol_board(self, d)),
             GameKind::RowsOfFour => crate::pysol::rows_of_four(n).map(|d| pysol_board(self, d)),
+            GameKind::Alexandria => Err(PysolError::NotReproduced(self.name())),
         }
     }
 }

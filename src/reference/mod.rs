@@ -3,6 +3,7 @@
 //! engines. `verify` replays move lists with them, and the property tests
 //! compare the engines' moves and verdicts against them.
 
+pub mod alexandria;
 pub mod all_in_a_row;
 pub mod lanes;
 pub mod raglan;
