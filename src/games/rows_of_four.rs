@@ -448,15 +448,6 @@ fn places(talon: u128, range: std::ops::Range<u8>) -> impl Iterator<Item = u8> {
     range.filter(move |&t| talon & 1 << t != 0)
 }
 
-/// The lowest `n` places of a mask's set bits.
-fn first_places(mask: u128, n: u32) -> u128 {
-    let mut rest = mask;
-    for _ in 0..n {
-        rest &= rest.wrapping_sub(1);
-    }
-    mask & !rest
-}
-
 /// The places of a mask's set bits, lowest first.
 fn bits(mut mask: u128) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
@@ -898,11 +889,14 @@ impl Game for RowsOfFour {
                 false => builds(from, self.card_at(state, from), out),
             }
         }
-        let stock = state.talon >> state.cursor << state.cursor;
+        let stock = talon::stock(state.talon, state.cursor);
         let reach = match narrowed {
             None => self.reachable(state, false),
             Some(_) if stock == 0 => self.reachable(state, false),
-            Some(n) => self.reachable(state, true) & !stock | first_places(stock, n.window),
+            Some(n) => {
+                let window = talon::stock_window(state.talon, state.cursor, n.window);
+                self.reachable(state, true) & !stock | window
+            }
         };
         for t in bits(reach) {
             let card = self.talon[t as usize];
@@ -1543,7 +1537,7 @@ Redeals: 0
                         game.moves(state, None, ask, &mut moves);
                         assert!(moves.iter().all(|step| full.contains(step)), "deal {n}");
                         left_out[level] += full.len() - moves.len();
-                        let stock = state.talon >> state.cursor << state.cursor;
+                        let stock = talon::stock(state.talon, state.cursor);
                         for step in &moves {
                             if let From::Talon(t) = step.from {
                                 let passed = (stock & ((1u128 << t) - 1)).count_ones();

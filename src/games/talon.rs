@@ -26,6 +26,22 @@ pub(super) fn cursor_below(talon: u128, place: u8) -> u8 {
     }
 }
 
+/// The stock: the places from the cursor on that still hold a card.
+pub(super) fn stock(talon: u128, cursor: u8) -> u128 {
+    talon >> cursor << cursor
+}
+
+/// The stock's next `n` cards (all of them if it has fewer): those a play
+/// can reach by drawing past at most `n - 1` others.
+pub(super) fn stock_window(talon: u128, cursor: u8, n: u32) -> u128 {
+    let stock = stock(talon, cursor);
+    let mut rest = stock;
+    for _ in 0..n {
+        rest &= rest.wrapping_sub(1);
+    }
+    stock & !rest
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,5 +58,17 @@ mod tests {
         assert_eq!(cursor_below(talon, 4), 3);
         assert_eq!(cursor_below(talon, 1), 0);
         assert_eq!(cursor_below(talon, 0), 0);
+    }
+
+    #[test]
+    fn the_window_holds_the_next_cards_of_the_stock() {
+        let talon = 0b1011_0110;
+        assert_eq!(stock(talon, 3), 0b1011_0000);
+        assert_eq!(stock_window(talon, 3, 0), 0);
+        assert_eq!(stock_window(talon, 3, 2), 0b0011_0000);
+        assert_eq!(stock_window(talon, 3, 3), 0b1011_0000);
+        assert_eq!(stock_window(talon, 3, 9), 0b1011_0000);
+        assert_eq!(stock_window(talon, 8, 5), 0);
+        assert_eq!(stock_window(1 << 103 | 1, 1, 1), 1 << 103);
     }
 }
