@@ -325,6 +325,7 @@ fn take_turns<G: Game>(
 ) -> Report {
     let started = Instant::now();
     let mut search = Search::new(game, limits);
+    let cap = tables.cap();
     let tables = tables.split(tactics.len());
     let room = tables[0].cap().max(MIN_PATH_BYTES);
     let mut rotation: Vec<Entrant<G>> = (tactics.into_iter().enumerate())
@@ -351,10 +352,14 @@ fn take_turns<G: Game>(
             match end {
                 End::Won(moves) => break (Verdict::Won, None, moves),
                 End::Lost => match entrant.tactic {
-                    Tactic::Narrowed(level) => rotation.retain(|kept| match kept.tactic {
-                        Tactic::Narrowed(other) => other > level,
-                        _ => true,
-                    }),
+                    Tactic::Narrowed(level) => {
+                        rotation.retain(|kept| match kept.tactic {
+                            Tactic::Narrowed(other) => other > level,
+                            _ => true,
+                        });
+                        let used = |t: usize| rotation.iter().any(|kept| kept.table == t);
+                        Tables::reshare(tables, cap, used);
+                    }
                     Tactic::BestFirst | Tactic::Full => break (Verdict::Lost, None, Vec::new()),
                 },
                 End::Stopped(stop) => break (Verdict::Unknown, Some(stop), Vec::new()),
