@@ -132,7 +132,7 @@ const NARROWED: [Narrowed; 3] = [
     Narrowed {
         rearranging: 3,
         window: 8,
-        greedy: true,
+        greedy: false,
     },
 ];
 const FOUNDATIONS: usize = 8;
@@ -729,14 +729,19 @@ impl Game for RowsOfFour {
 
     /// Level `k` narrows as `NARROWED[k - 1]` says (see [`Narrowed`]).
     /// Each level wins deals the others do not, so all three take turns
-    /// with the full walk. Numbered deals 1..200, `--timeout 5s`, one
-    /// thread: 29 unknown with the old levels (rearranging only, at 1 and
-    /// 3); 6 unknown in 52 s of solving with windows of 5, 8 and 8 and no
-    /// greed; 6 in 39 s with greed at the first and last level (the one
-    /// kept); 7 in 48 s with greed at all three; 8 with greed at the middle
-    /// one alone. Windows of 4, 8 and 12: 8 unknown; 5 and 8 (two
-    /// levels): 10; 6 and 10: 15; a fourth level of window 3 or 12 lost
-    /// more to the shorter turns than it won.
+    /// with the full walk. Each level's moves are some of the next one's,
+    /// so a level that ends without a win is rightly dropped with the
+    /// narrower ones (see [`crate::search::solve`]). Numbered deals 1..200,
+    /// `--timeout 5s`, one thread: 29 unknown with the old levels
+    /// (rearranging only, at 1 and 3); 6 unknown in 52 s of solving with
+    /// windows of 5, 8 and 8 and no greed; 6 in 39 s with greed at the
+    /// first and last level, but those levels did not nest; 7 in 44 s with
+    /// greed at the first alone, nested as now (deal 42, won in 4.6 s the
+    /// other way, is the one more), and the same 12 unknown on 201..400;
+    /// 7 in 48 s with greed at all three; 8 with greed at the middle one
+    /// alone. Windows of 4, 8 and 12: 8 unknown; 5 and 8 (two levels): 10;
+    /// 6 and 10: 15; a fourth level of window 3 or 12 lost more to the
+    /// shorter turns than it won.
     const NARROWINGS: &'static [u32] = &[1, 2, 3];
     /// Most deals are won by the first few hundred positions of a walk
     /// (the moves in `RowsOfFour::order` go a long way), so the turns
