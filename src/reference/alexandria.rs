@@ -243,6 +243,9 @@ impl Rules for AlexandriaRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::test_support::{Checked, cards};
+
+    const RULES: Checked<AlexandriaRules> = Checked(AlexandriaRules);
 
     /// Late in a game: 150 cards home, one in the stock, one in the waste,
     /// two piles with a face-down card. Lines 1 to 3 are the foundations,
@@ -314,47 +317,6 @@ Stock: KC
         board
     }
 
-    fn board(text: &str) -> Board {
-        let board = Board::parse(text).unwrap();
-        AlexandriaRules.validate(&board).unwrap();
-        board
-    }
-
-    fn mv(text: &str) -> Move {
-        text.parse().unwrap()
-    }
-
-    fn card(text: &str) -> Card {
-        text.parse().unwrap()
-    }
-
-    fn cards(text: &str) -> Vec<Card> {
-        text.split_whitespace().map(card).collect()
-    }
-
-    /// `base` with `old` replaced by `new` must fail validation with a
-    /// message containing `why`, on `line`.
-    fn refuses(base: &str, old: &str, new: &str, line: Option<usize>, why: &str) {
-        assert!(base.contains(old), "{old}");
-        let board = Board::parse(&base.replacen(old, new, 1)).unwrap();
-        let err = AlexandriaRules.validate(&board).unwrap_err();
-        assert!(err.message.contains(why), "{new}: {err}");
-        assert_eq!(err.line, line, "{new}: {err}");
-    }
-
-    fn plays(board: &mut Board, text: &str) {
-        let before = board.clone();
-        AlexandriaRules.play(board, &mv(text)).unwrap();
-        assert_ne!(*board, before, "{text}");
-    }
-
-    fn refused(board: &Board, text: &str, why: &str) {
-        let mut after = board.clone();
-        let err = AlexandriaRules.play(&mut after, &mv(text)).unwrap_err();
-        assert!(err.contains(why), "{text}: {err}");
-        assert_eq!(after, *board, "{text}");
-    }
-
     #[test]
     fn a_dealt_board_and_a_late_one_validate() {
         let deal = crate::deal::deal(&crate::games::alexandria::LAYOUT, 1);
@@ -364,76 +326,76 @@ Stock: KC
         assert!(deal.piles.iter().all(|p| p.up.len() == 1));
         assert_eq!(deal.piles[6].down.len(), 6);
         assert_eq!(AlexandriaRules.cards_home(&deal), 0);
-        let late = board(LATE);
+        let late = RULES.board(LATE);
         assert_eq!(AlexandriaRules.cards_home(&late), 150);
         assert!(!AlexandriaRules.is_won(&late));
-        assert_eq!(board(&late.to_text()).to_text(), late.to_text());
-        board(&format!("{LATE}Redeals: 0\n"));
+        assert_eq!(RULES.board(&late.to_text()).to_text(), late.to_text());
+        RULES.board(&format!("{LATE}Redeals: 0\n"));
         // Without a Foundations line every card is in play.
         filled(&LATE.replace("Foundations: KC KC KC KD KD QD KH KH JH KS KS TS\n", ""));
     }
 
     #[test]
     fn bad_boards_name_the_line() {
-        refuses(LATE, ":\n", "", None, "12 tableau piles: Alexandria has 13");
-        refuses(
+        RULES.refuses(LATE, ":\n", "", None, "12 tableau piles: Alexandria has 13");
+        RULES.refuses(
             LATE,
             ": QS | KH\n",
             ": QS | KH\n:\n",
             Some(17),
             "14 tableau piles: Alexandria has 13",
         );
-        refuses(
+        RULES.refuses(
             LATE,
             ": QS | KH",
             ": QS KH |",
             Some(5),
             "pile 2 has face-down cards and none face up",
         );
-        refuses(
+        RULES.refuses(
             LATE,
             ": QS | KH",
             ": QS | KH KH",
             Some(5),
             "KH appears more than 3 times",
         );
-        refuses(
+        RULES.refuses(
             LATE,
             ": QS | KH",
             ": QS | KH JH",
             Some(5),
             "JH is already home 3 times: its foundations show KH, KH and JH",
         );
-        refuses(
+        RULES.refuses(
             LATE,
             "Foundations: KC KC KC KD KD QD KH KH JH KS KS TS",
             "Foundations: KC KC KC KD KD QD KH KH JH KS KS TS KC",
             Some(1),
             "13 foundations: Alexandria has 12",
         );
-        refuses(
+        RULES.refuses(
             LATE,
             "Foundations: KC KC KC KD KD QD KH KH JH KS KS TS",
             "Foundations: KC KC KC KD KD QD KH KH JH KS KS KC",
             Some(1),
             "foundations of one suit",
         );
-        refuses(
+        RULES.refuses(
             LATE,
             "Waste: KD\n",
             "Waste: KD\nRedeals: 1\n",
             Some(4),
             "Redeals: 1, but Alexandria allows at most 0 redeals",
         );
-        refuses(LATE, "Waste: KD", "Waste: -", None, "card KD is missing");
-        refuses(
+        RULES.refuses(LATE, "Waste: KD", "Waste: -", None, "card KD is missing");
+        RULES.refuses(
             LATE,
             "Waste: KD",
             "Waste: KD KD",
             Some(3),
             "KD appears more than 3 times",
         );
-        refuses(
+        RULES.refuses(
             LATE,
             "Waste: KD\n",
             "Waste: KD\nReserve: 5H\n",
@@ -444,25 +406,25 @@ Stock: KC
 
     #[test]
     fn a_face_down_card_turns_up_when_it_becomes_the_top() {
-        let mut late = board(LATE);
-        plays(&mut late, "t1 t3 KS");
+        let mut late = RULES.board(LATE);
+        RULES.plays(&mut late, "t1 t3 KS");
         assert_eq!(late.piles[0], Pile::face_up(cards("JS")));
         assert_eq!(late.piles[2], Pile::face_up(cards("KS")));
-        refused(&late, "t2 t1 KH", "KH does not go on JS");
-        plays(&mut late, "t2 t4 KH");
+        RULES.refused(&late, "t2 t1 KH", "KH does not go on JS");
+        RULES.plays(&mut late, "t2 t4 KH");
         assert_eq!(late.piles[1], Pile::face_up(cards("QS")));
-        plays(&mut late, "t2 t4 QS");
+        RULES.plays(&mut late, "t2 t4 QS");
         assert!(late.piles[1].is_empty());
-        plays(&mut late, "draw QH");
-        plays(&mut late, "w t3 QH");
-        plays(&mut late, "t1 t3 JS");
+        RULES.plays(&mut late, "draw QH");
+        RULES.plays(&mut late, "w t3 QH");
+        RULES.plays(&mut late, "t1 t3 JS");
         assert_eq!(late.piles[2].up, cards("KS QH JS"));
         // Home: the KD from the waste, then nothing more until the JS
         // leaves the QH.
-        plays(&mut late, "w f KD");
-        refused(&late, "t3 f QH", "the top card of t3 is JS, not QH");
+        RULES.plays(&mut late, "w f KD");
+        RULES.refused(&late, "t3 f QH", "the top card of t3 is JS, not QH");
         for text in ["t3 f JS", "t3 f QH", "t4 f QS", "t3 f KS", "t4 f KH"] {
-            plays(&mut late, text);
+            RULES.plays(&mut late, text);
         }
         assert!(AlexandriaRules.is_won(&late));
     }
@@ -471,51 +433,51 @@ Stock: KC
     fn runs_move_whole_or_split_and_only_as_runs() {
         let start = filled(RUNS);
         let mut whole = start.clone();
-        plays(&mut whole, "t1 t2 9C x3");
+        RULES.plays(&mut whole, "t1 t2 9C x3");
         assert_eq!(whole.piles[1].up, cards("TD 9C 8H 7S"));
         assert_eq!(whole.piles[0], Pile::face_up(cards("2D")));
         let mut split = start.clone();
-        plays(&mut split, "t1 t9 8H x2");
+        RULES.plays(&mut split, "t1 t9 8H x2");
         assert_eq!(split.piles[8].up, cards("9S 8H 7S"));
         assert_eq!(split.piles[0].up, cards("9C"));
-        plays(&mut split, "t4 t6 QS x2");
+        RULES.plays(&mut split, "t4 t6 QS x2");
         assert_eq!(split.piles[5].up, cards("KH QS JD"));
         assert_eq!(split.piles[3].up, cards("JH"));
-        refused(
+        RULES.refused(
             &start,
             "t1 t2 9C x2",
             "the run of 2 on t1 is headed by 8H, not 9C",
         );
-        refused(&start, "t1 t2 9C x4", "t1 has 3 face-up cards");
-        refused(
+        RULES.refused(&start, "t1 t2 9C x4", "t1 has 3 face-up cards");
+        RULES.refused(
             &start,
             "t4 t2 JH x3",
             "JH QS JD is not a run: QS does not go on JH",
         );
-        refused(
+        RULES.refused(
             &start,
             "t1 t5 9C x3",
             "an empty pile takes only a King or a run headed by a King",
         );
-        refused(&start, "t3 t5 8D", "an empty pile takes only a King");
-        refused(&start, "t1 t4 8H x2", "8H does not go on JD");
-        refused(&start, "t1 t1 7S", "its own pile");
-        refused(&start, "t1 t14 7S", "there is no pile t14");
-        refused(&start, "t14 t1 7S", "there is no pile t14");
-        refused(&start, "t5 t1 7S", "t5 is empty");
-        refused(
+        RULES.refused(&start, "t3 t5 8D", "an empty pile takes only a King");
+        RULES.refused(&start, "t1 t4 8H x2", "8H does not go on JD");
+        RULES.refused(&start, "t1 t1 7S", "its own pile");
+        RULES.refused(&start, "t1 t14 7S", "there is no pile t14");
+        RULES.refused(&start, "t14 t1 7S", "there is no pile t14");
+        RULES.refused(&start, "t5 t1 7S", "t5 is empty");
+        RULES.refused(
             &start,
             "w t5 KD x2",
             "only a run from one tableau pile to another",
         );
-        refused(&start, "redeal", "Alexandria has no redeal");
-        refused(&start, "t1 f 7S", "7S cannot go home");
-        plays(&mut start.clone(), "w t5 KD");
-        plays(&mut start.clone(), "t6 t5 KH");
+        RULES.refused(&start, "redeal", "Alexandria has no redeal");
+        RULES.refused(&start, "t1 f 7S", "7S cannot go home");
+        RULES.plays(&mut start.clone(), "w t5 KD");
+        RULES.plays(&mut start.clone(), "t6 t5 KH");
         let mut drawn = start.clone();
-        plays(&mut drawn, "draw KC");
+        RULES.plays(&mut drawn, "draw KC");
         assert_eq!(drawn.waste, Some(cards("KD KC")));
-        refused(&drawn, "draw KC", "the stock's top card is AC, not KC");
+        RULES.refused(&drawn, "draw KC", "the stock's top card is AC, not KC");
     }
 
     #[test]
@@ -547,7 +509,7 @@ Stock: KC
         expected.sort();
         assert_eq!(moves, expected);
         for text in &moves {
-            plays(&mut start.clone(), text);
+            RULES.plays(&mut start.clone(), text);
         }
     }
 }

@@ -79,6 +79,9 @@ impl Rules for LanesRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::test_support::{Checked, card, cards, mv};
+
+    const RULES: Checked<LanesRules> = Checked(LanesRules);
 
     /// A deal laid out as RULES.md deals one, from the ordered pack: the
     /// Aces home, 6 piles of 3 dealt row by row, the other 30 cards the stock.
@@ -109,100 +112,81 @@ Redeals: 1
 :
 ";
 
-    fn board(text: &str) -> Board {
-        let board = Board::parse(text).unwrap();
-        LanesRules.validate(&board).unwrap();
-        board
-    }
-
-    fn mv(text: &str) -> Move {
-        text.parse().unwrap()
-    }
-
-    fn card(text: &str) -> Card {
-        text.parse().unwrap()
-    }
-
-    fn cards(text: &str) -> Vec<Card> {
-        text.split_whitespace().map(card).collect()
-    }
-
-    /// `DEAL` with `old` replaced by `new` must fail validation with a
-    /// message containing `why`, on `line`.
-    fn refuses_board(old: &str, new: &str, line: Option<usize>, why: &str) {
-        assert!(DEAL.contains(old), "{old}");
-        let board = Board::parse(&DEAL.replacen(old, new, 1)).unwrap();
-        let err = LanesRules.validate(&board).unwrap_err();
-        assert!(err.message.contains(why), "{new}: {err}");
-        assert_eq!(err.line, line, "{new}: {err}");
-    }
-
-    /// `text` must play, changing the board.
-    fn plays(board: &mut Board, text: &str) {
-        let before = board.clone();
-        LanesRules.play(board, &mv(text)).unwrap();
-        assert_ne!(*board, before, "{text}");
-    }
-
-    /// `text` must be refused for `why`, leaving the board as it was.
-    fn refused(board: &Board, text: &str, why: &str) {
-        let mut after = board.clone();
-        let err = LanesRules.play(&mut after, &mv(text)).unwrap_err();
-        assert!(err.contains(why), "{text}: {err}");
-        assert_eq!(after, *board, "{text}");
-    }
-
     #[test]
     fn a_dealt_board_and_a_late_one_validate() {
-        let deal = board(DEAL);
+        let deal = RULES.board(DEAL);
         assert_eq!(LanesRules.cards_home(&deal), 4);
         assert_eq!(deal.stock.as_ref().map(Vec::len), Some(30));
         assert!(!LanesRules.is_won(&deal));
-        let late = board(LATE);
+        let late = RULES.board(LATE);
         assert_eq!(LanesRules.cards_home(&late), 12 + 9 + 9 + 11);
         assert!(!LanesRules.is_won(&late));
         // Written back and read again, a board is the same position.
-        assert_eq!(board(&late.to_text()).to_text(), late.to_text());
+        assert_eq!(RULES.board(&late.to_text()).to_text(), late.to_text());
     }
 
     #[test]
     fn bad_boards_name_the_line() {
-        refuses_board(": 7C KC 7D\n", "", None, "5 tableau piles: Lanes has 6");
-        refuses_board(
+        RULES.refuses(
+            DEAL,
+            ": 7C KC 7D\n",
+            "",
+            None,
+            "5 tableau piles: Lanes has 6",
+        );
+        RULES.refuses(
+            DEAL,
             ": 7C KC 7D\n",
             ": 7C KC 7D\n:\n",
             Some(9),
             "7 tableau piles",
         );
-        refuses_board(
+        RULES.refuses(
+            DEAL,
             ": 7C KC 7D\n",
             ": 7C KC 7D\nReserve: -\n",
             Some(9),
             "Lanes has no reserve",
         );
-        refuses_board(": 6C QC 6D", ": 6C | QC 6D", Some(7), "no face-down cards");
-        refuses_board(
+        RULES.refuses(
+            DEAL,
+            ": 6C QC 6D",
+            ": 6C | QC 6D",
+            Some(7),
+            "no face-down cards",
+        );
+        RULES.refuses(
+            DEAL,
             ": 7C KC 7D\n",
             ": 7C KC 7D 2C\n",
             Some(8),
             "2C appears twice",
         );
-        refuses_board(" QS KS\n", " QS KS 8D\n", Some(2), "8D appears twice");
-        refuses_board(": 7C KC 7D\n", ": 7C KC\n", None, "card 7D is missing");
-        refuses_board(
+        RULES.refuses(DEAL, " QS KS\n", " QS KS 8D\n", Some(2), "8D appears twice");
+        RULES.refuses(
+            DEAL,
+            ": 7C KC 7D\n",
+            ": 7C KC\n",
+            None,
+            "card 7D is missing",
+        );
+        RULES.refuses(
+            DEAL,
             " AH ",
             " 5H ",
             Some(2),
             "2H is already home: its foundation shows 5H",
         );
-        refuses_board(
+        RULES.refuses(
+            DEAL,
             " AH AS",
             " AH 2H",
             Some(1),
             "two foundations of one suit: AH and 2H (Lanes has one a suit)",
         );
-        refuses_board(" AH AS", " AH", Some(1), "3 foundations: Lanes has 4");
-        refuses_board(
+        RULES.refuses(DEAL, " AH AS", " AH", Some(1), "3 foundations: Lanes has 4");
+        RULES.refuses(
+            DEAL,
             ": 7C KC 7D\n",
             ": 7C KC 7D\nRedeals: 2\n",
             Some(9),
@@ -210,25 +194,26 @@ Redeals: 1
         );
         // The redeal left and none left are both positions of Lanes.
         for redeals in ["Redeals: 1", "Redeals: 0"] {
-            board(&format!("{DEAL}{redeals}\n"));
+            RULES.board(&format!("{DEAL}{redeals}\n"));
         }
     }
 
     #[test]
     fn without_a_foundations_line_the_aces_start_in_play() {
         let no_line = DEAL.replace("Foundations: AC AD AH AS\n", "");
-        refuses_board(
+        RULES.refuses(
+            DEAL,
             "Foundations: AC AD AH AS\n",
             "",
             None,
             "4 cards are missing: AC AD AH AS",
         );
-        let mut aces = board(&no_line.replace(": 7C KC 7D\n", ": 7C KC 7D AC AD AH AS\n"));
+        let mut aces = RULES.board(&no_line.replace(": 7C KC 7D\n", ": 7C KC 7D AC AD AH AS\n"));
         assert_eq!(LanesRules.cards_home(&aces), 0);
         // Written back, it says "Foundations:" with nothing, and reads back.
-        assert_eq!(board(&aces.to_text()).foundations, vec![]);
-        plays(&mut aces, "t6 f AS");
-        plays(&mut aces, "t6 f AH");
+        assert_eq!(RULES.board(&aces.to_text()).foundations, vec![]);
+        RULES.plays(&mut aces, "t6 f AS");
+        RULES.plays(&mut aces, "t6 f AH");
         assert_eq!(
             aces.foundations,
             vec![Some(card("AS")), Some(card("AH")), None, None]
@@ -238,87 +223,87 @@ Redeals: 1
 
     #[test]
     fn building_down_in_alternating_colour() {
-        let mut deal = board(DEAL);
-        refused(&deal, "t6 t1 7D", "7D does not go on 2D");
-        plays(&mut deal, "t1 f 2D");
+        let mut deal = RULES.board(DEAL);
+        RULES.refused(&deal, "t6 t1 7D", "7D does not go on 2D");
+        RULES.plays(&mut deal, "t1 f 2D");
         assert_eq!(deal.foundations[1], Some(card("2D")));
-        plays(&mut deal, "t6 t1 7D");
+        RULES.plays(&mut deal, "t6 t1 7D");
         assert_eq!(deal.piles[0].up, cards("2C 8C 7D"));
-        refused(
+        RULES.refused(
             &deal,
             "t2 t1 3D",
             "3D does not go on 7D: a tableau card goes on one a rank higher of the other colour",
         );
-        plays(&mut deal, "t2 f 3D");
-        refused(
+        RULES.plays(&mut deal, "t2 f 3D");
+        RULES.refused(
             &deal,
             "t5 f 6D",
             "6D does not go on 3D: a foundation takes the next rank",
         );
-        refused(&deal, "t6 t2 KC", "KC does not go on 9C");
-        refused(&deal, "w t2 8D", "the waste is empty");
-        plays(&mut deal, "draw 8D");
-        refused(&deal, "w t2 9D", "the waste's top card is 8D, not 9D");
-        refused(&deal, "w t1 8D", "8D does not go on 7D");
-        plays(&mut deal.clone(), "w t2 8D");
-        refused(&deal, "t1 w 7D", "nothing moves onto the waste");
-        refused(&deal, "t1 t6 7D x2", "Lanes moves one card at a time (x2)");
-        refused(&deal, "t1 t1 7D", "its own pile");
-        refused(&deal, "t1 f 6D", "the top card of t1 is 7D, not 6D");
-        refused(&deal, "t7 f 7D", "there is no pile t7");
-        refused(&deal, "t1 t7 7D", "there is no pile t7");
-        refused(&deal, "f t1 3D", "no card ever leaves a foundation");
-        refused(&deal, "t1 r1 7D", "Lanes has no reserve");
-        refused(&deal, "r1 t1 7D", "Lanes has no reserve");
+        RULES.refused(&deal, "t6 t2 KC", "KC does not go on 9C");
+        RULES.refused(&deal, "w t2 8D", "the waste is empty");
+        RULES.plays(&mut deal, "draw 8D");
+        RULES.refused(&deal, "w t2 9D", "the waste's top card is 8D, not 9D");
+        RULES.refused(&deal, "w t1 8D", "8D does not go on 7D");
+        RULES.plays(&mut deal.clone(), "w t2 8D");
+        RULES.refused(&deal, "t1 w 7D", "nothing moves onto the waste");
+        RULES.refused(&deal, "t1 t6 7D x2", "Lanes moves one card at a time (x2)");
+        RULES.refused(&deal, "t1 t1 7D", "its own pile");
+        RULES.refused(&deal, "t1 f 6D", "the top card of t1 is 7D, not 6D");
+        RULES.refused(&deal, "t7 f 7D", "there is no pile t7");
+        RULES.refused(&deal, "t1 t7 7D", "there is no pile t7");
+        RULES.refused(&deal, "f t1 3D", "no card ever leaves a foundation");
+        RULES.refused(&deal, "t1 r1 7D", "Lanes has no reserve");
+        RULES.refused(&deal, "r1 t1 7D", "Lanes has no reserve");
     }
 
     #[test]
     fn draw_and_redeal_turn_the_waste_over_in_order() {
-        let deal = board(DEAL);
-        refused(&deal, "redeal", "the stock is not empty");
-        refused(&deal, "draw 9D", "the stock's top card is 8D, not 9D");
+        let deal = RULES.board(DEAL);
+        RULES.refused(&deal, "redeal", "the stock is not empty");
+        RULES.refused(&deal, "draw 9D", "the stock's top card is 8D, not 9D");
         let stock = deal.stock.clone().unwrap();
         let mut drawn = deal.clone();
         for &next in &stock {
-            plays(&mut drawn, &format!("draw {next}"));
+            RULES.plays(&mut drawn, &format!("draw {next}"));
         }
         // The waste holds the cards in the order drawn, the last on top.
         assert_eq!(drawn.waste.as_ref(), Some(&stock));
-        refused(&drawn, "draw 8D", "the stock is empty");
-        plays(&mut drawn, "redeal");
+        RULES.refused(&drawn, "draw 8D", "the stock is empty");
+        RULES.plays(&mut drawn, "redeal");
         assert_eq!(drawn.stock.as_ref(), Some(&stock));
         assert!(drawn.waste.as_ref().is_none_or(Vec::is_empty));
         assert_eq!(drawn.redeals, Some(0));
-        refused(&drawn, "redeal", "the stock is not empty");
+        RULES.refused(&drawn, "redeal", "the stock is not empty");
         for &next in &stock {
-            plays(&mut drawn, &format!("draw {next}"));
+            RULES.plays(&mut drawn, &format!("draw {next}"));
         }
-        refused(&drawn, "redeal", "no redeal left: Lanes allows 1 redeal");
+        RULES.refused(&drawn, "redeal", "no redeal left: Lanes allows 1 redeal");
 
         // A late position: the second pass draws in the order of the first.
-        let mut late = board(LATE);
-        plays(&mut late, "draw TD");
-        plays(&mut late, "draw TH");
+        let mut late = RULES.board(LATE);
+        RULES.plays(&mut late, "draw TD");
+        RULES.plays(&mut late, "draw TH");
         assert_eq!(late.waste, Some(cards("JH KH TD TH")));
-        plays(&mut late, "redeal");
+        RULES.plays(&mut late, "redeal");
         assert_eq!(late.stock, Some(cards("JH KH TD TH")));
-        refused(&late, "draw TD", "the stock's top card is JH, not TD");
-        refused(&late, "w t6 TH", "the waste is empty");
-        plays(&mut late, "draw JH");
+        RULES.refused(&late, "draw TD", "the stock's top card is JH, not TD");
+        RULES.refused(&late, "w t6 TH", "the waste is empty");
+        RULES.plays(&mut late, "draw JH");
         assert_eq!(late.waste, Some(cards("JH")));
 
         // With stock and waste both empty there is nothing to turn over.
-        let empty = board(
+        let empty = RULES.board(
             &LATE
                 .replace("Stock: TD TH\nWaste: JH KH\n", "")
                 .replace(": QS\n:\n", ": QS\n: TD TH JH KH\n"),
         );
-        refused(&empty, "redeal", "the waste is empty");
-        refused(&empty, "draw TD", "the stock is empty");
+        RULES.refused(&empty, "redeal", "the waste is empty");
+        RULES.refused(&empty, "draw TD", "the stock is empty");
         // The board says no redeal is left.
         let spent = DEAL.replace("Stock:", "Waste:") + "Redeals: 0\n";
-        refused(
-            &board(&spent),
+        RULES.refused(
+            &RULES.board(&spent),
             "redeal",
             "no redeal left: Lanes allows 1 redeal",
         );
@@ -326,10 +311,10 @@ Redeals: 1
 
     #[test]
     fn any_available_card_to_an_empty_pile() {
-        let late = board(LATE);
+        let late = RULES.board(LATE);
         for text in ["w t6 KH", "t1 t6 QD", "t3 t6 JD", "t5 t6 QS"] {
             let mut after = late.clone();
-            plays(&mut after, text);
+            RULES.plays(&mut after, text);
             assert_eq!(
                 after.piles[5].top(),
                 text.split_whitespace().last().map(card),
@@ -343,19 +328,19 @@ Redeals: 1
         let text = DEAL
             .replace(" AH AS", " AH -")
             .replace(": 7C KC 7D\n", ": 7C KC 7D AS\n");
-        let mut deal = board(&text);
+        let mut deal = RULES.board(&text);
         // An Ace in play builds like any card: the black Ace on the red 2.
-        plays(&mut deal.clone(), "t6 t1 AS");
-        refused(&deal, "t6 t2 AS", "AS does not go on 3D");
-        plays(&mut deal, "t6 f AS");
+        RULES.plays(&mut deal.clone(), "t6 t1 AS");
+        RULES.refused(&deal, "t6 t2 AS", "AS does not go on 3D");
+        RULES.plays(&mut deal, "t6 f AS");
         assert_eq!(deal.foundations[3], Some(card("AS")));
         let unstarted = DEAL
             .replace(" AH AS", " AH -")
             .replace("KH 2S", "KH")
             .replace(": 2C 8C 2D", ": AS 2C 8C 2D")
             .replace(": 7C KC 7D\n", ": 7C KC 7D 2S\n");
-        refused(
-            &board(&unstarted),
+        RULES.refused(
+            &RULES.board(&unstarted),
             "t6 f 2S",
             "2S cannot go home: its suit has no foundation yet",
         );
@@ -363,7 +348,7 @@ Redeals: 1
 
     #[test]
     fn legal_moves_of_a_late_position_by_hand() {
-        let mut moves: Vec<String> = (LanesRules.legal_moves(&board(LATE)).iter())
+        let mut moves: Vec<String> = (LanesRules.legal_moves(&RULES.board(LATE)).iter())
             .map(Move::to_string)
             .collect();
         moves.sort();
@@ -377,7 +362,7 @@ Redeals: 1
         expected.sort();
         assert_eq!(moves, expected);
         // Once the stock is drawn out, the redeal is legal and the draw not.
-        let drawn = board(&DEAL.replace("Stock:", "Waste:"));
+        let drawn = RULES.board(&DEAL.replace("Stock:", "Waste:"));
         let legal = LanesRules.legal_moves(&drawn);
         assert!(legal.contains(&Move::Redeal));
         assert!(!legal.iter().any(|m| matches!(m, Move::Draw(_))));
@@ -391,7 +376,7 @@ Redeals: 1
             .replace(": 7C KC 7D\n", ": 7C KC 7D AC AD AH AS\n");
         let drawn = DEAL.replace("Stock:", "Waste:");
         for text in [DEAL, LATE, &aces, &drawn] {
-            let board = board(text);
+            let board = RULES.board(text);
             let legal = LanesRules.legal_moves(&board);
             assert!(
                 legal
@@ -433,7 +418,7 @@ Redeals: 1
     #[test]
     fn all_kings_home_is_won() {
         let text = format!("Foundations: KC KD KH KS\n{}", ":\n".repeat(6));
-        let won = board(&text);
+        let won = RULES.board(&text);
         assert!(LanesRules.is_won(&won));
         assert_eq!(LanesRules.cards_home(&won), 52);
         assert!(LanesRules.legal_moves(&won).is_empty());

@@ -9,6 +9,8 @@ pub mod lanes;
 pub mod raglan;
 pub mod rows_of_four;
 mod stock;
+#[cfg(test)]
+mod test_support;
 
 use std::collections::HashSet;
 

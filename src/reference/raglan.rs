@@ -266,6 +266,9 @@ impl Rules for RaglanRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::test_support::{Checked, card};
+
+    const RULES: Checked<RaglanRules> = Checked(RaglanRules);
 
     /// A deal laid out as RULES.md deals one: Aces home, piles of 7, 7, 7,
     /// 6, 5, 4, 3, 2, 1 and a reserve of 6 (here from the ordered pack).
@@ -299,69 +302,49 @@ Reserve: - TH - - - -
 :
 ";
 
-    fn board(text: &str) -> Board {
-        let board = Board::parse(text).unwrap();
-        RaglanRules.validate(&board).unwrap();
-        board
-    }
-
-    fn mv(text: &str) -> Move {
-        text.parse().unwrap()
-    }
-
-    fn card(text: &str) -> Card {
-        text.parse().unwrap()
-    }
-
-    /// `DEAL` with `old` replaced by `new` must fail validation with a
-    /// message containing `why`, on `line`.
-    fn refuses_board(old: &str, new: &str, line: Option<usize>, why: &str) {
-        assert!(DEAL.contains(old), "{old}");
-        let board = Board::parse(&DEAL.replacen(old, new, 1)).unwrap();
-        let err = RaglanRules.validate(&board).unwrap_err();
-        assert!(err.message.contains(why), "{new}: {err}");
-        assert_eq!(err.line, line, "{new}: {err}");
-    }
-
-    /// `text` must play, changing the board.
-    fn plays(board: &mut Board, text: &str) {
-        let before = board.clone();
-        RaglanRules.play(board, &mv(text)).unwrap();
-        assert_ne!(*board, before, "{text}");
-    }
-
-    /// `text` must be refused for `why`, leaving the board as it was.
-    fn refused(board: &Board, text: &str, why: &str) {
-        let mut after = board.clone();
-        let err = RaglanRules.play(&mut after, &mv(text)).unwrap_err();
-        assert!(err.contains(why), "{text}: {err}");
-        assert_eq!(after, *board, "{text}");
-    }
-
     #[test]
     fn a_dealt_board_and_a_late_one_validate() {
-        let deal = board(DEAL);
+        let deal = RULES.board(DEAL);
         assert_eq!(RaglanRules.cards_home(&deal), 4);
-        let late = board(LATE);
+        let late = RULES.board(LATE);
         assert_eq!(RaglanRules.cards_home(&late), 12 + 9 + 9 + 11);
         assert!(!RaglanRules.is_won(&late));
     }
 
     #[test]
     fn bad_boards_name_the_line() {
-        refuses_board(": 7S\n", "", None, "8 tableau piles: Raglan has 9");
-        refuses_board(": 7S\n", ": 7S\n:\n", Some(12), "10 tableau piles");
-        refuses_board(" KS\n", "\n", Some(2), "5 reserve places: Raglan has 6");
-        refuses_board(" KS\n", " KS -\n", Some(2), "7 reserve places");
-        refuses_board("Reserve: 8S 9S TS JS QS KS", "", None, "needs a 'Reserve:'");
-        refuses_board(": 5S 6S", ": 5S | 6S", Some(10), "no face-down cards");
-        refuses_board(": 7S\n", ": 7S 2C\n", Some(11), "2C appears twice");
-        refuses_board(": 7S\n", ":\n", None, "card 7S is missing");
-        refuses_board(" AH ", " 5H ", Some(6), "2H is already home");
-        refuses_board(" AH AS", " AH 2H", Some(1), "two foundations");
-        refuses_board(" AH AS", " AH", Some(1), "3 foundations: Raglan has 4");
+        RULES.refuses(DEAL, ": 7S\n", "", None, "8 tableau piles: Raglan has 9");
+        RULES.refuses(DEAL, ": 7S\n", ": 7S\n:\n", Some(12), "10 tableau piles");
+        RULES.refuses(
+            DEAL,
+            " KS\n",
+            "\n",
+            Some(2),
+            "5 reserve places: Raglan has 6",
+        );
+        RULES.refuses(DEAL, " KS\n", " KS -\n", Some(2), "7 reserve places");
+        RULES.refuses(
+            DEAL,
+            "Reserve: 8S 9S TS JS QS KS",
+            "",
+            None,
+            "needs a 'Reserve:'",
+        );
+        RULES.refuses(DEAL, ": 5S 6S", ": 5S | 6S", Some(10), "no face-down cards");
+        RULES.refuses(DEAL, ": 7S\n", ": 7S 2C\n", Some(11), "2C appears twice");
+        RULES.refuses(DEAL, ": 7S\n", ":\n", None, "card 7S is missing");
+        RULES.refuses(DEAL, " AH ", " 5H ", Some(6), "2H is already home");
+        RULES.refuses(DEAL, " AH AS", " AH 2H", Some(1), "two foundations");
+        RULES.refuses(
+            DEAL,
+            " AH AS",
+            " AH",
+            Some(1),
+            "3 foundations: Raglan has 4",
+        );
         for extra in ["Stock: -", "Waste: 2C", "Redeals: 0"] {
-            refuses_board(
+            RULES.refuses(
+                DEAL,
                 ": 7S\n",
                 &format!(": 7S\n{extra}\n"),
                 Some(12),
@@ -373,13 +356,13 @@ Reserve: - TH - - - -
     #[test]
     fn without_a_foundations_line_the_aces_start_in_play() {
         let no_line = DEAL.replace("Foundations: AC AD AH AS\n", "");
-        refuses_board("Foundations: AC AD AH AS\n", "", None, "AC AD AH AS");
-        let mut aces = board(&no_line.replace(": 7S\n", ": 7S AC AD AH AS\n"));
+        RULES.refuses(DEAL, "Foundations: AC AD AH AS\n", "", None, "AC AD AH AS");
+        let mut aces = RULES.board(&no_line.replace(": 7S\n", ": 7S AC AD AH AS\n"));
         assert_eq!(RaglanRules.cards_home(&aces), 0);
         // Written back, it says "Foundations:" with nothing, and reads back.
-        assert_eq!(board(&aces.to_text()).foundations, vec![]);
-        plays(&mut aces, "t9 f AS");
-        plays(&mut aces, "t9 f AH");
+        assert_eq!(RULES.board(&aces.to_text()).foundations, vec![]);
+        RULES.plays(&mut aces, "t9 f AS");
+        RULES.plays(&mut aces, "t9 f AH");
         assert_eq!(
             aces.foundations,
             vec![Some(card("AS")), Some(card("AH")), None, None]
@@ -388,41 +371,41 @@ Reserve: - TH - - - -
 
     #[test]
     fn building_down_in_alternating_colour() {
-        let mut deal = board(DEAL);
-        plays(&mut deal, "t2 t7 3D");
+        let mut deal = RULES.board(DEAL);
+        RULES.plays(&mut deal, "t2 t7 3D");
         assert_eq!(deal.piles[6].top(), Some(card("3D")));
-        plays(&mut deal, "t2 f 2D");
-        refused(
+        RULES.plays(&mut deal, "t2 f 2D");
+        RULES.refused(
             &deal,
             "t5 t3 9H",
             "9H does not go on TD: a tableau card goes on one a rank higher of the other colour",
         );
-        refused(&deal, "t9 r1 7S", "nothing moves onto the reserve");
-        refused(&deal, "t1 t2 7S x2", "Raglan moves one card at a time (x2)");
-        refused(&deal, "t9 t9 7S", "its own pile");
-        refused(&deal, "t9 f 6S", "the top card of t9 is 7S, not 6S");
-        refused(&deal, "t10 f 7S", "there is no pile t10");
-        refused(&deal, "t9 t10 7S", "there is no pile t10");
-        refused(&deal, "t9 f 7S", "7S does not go on AS");
-        refused(&deal, "f t1 2D", "no card ever leaves a foundation");
-        refused(&deal, "draw 2C", "no stock");
-        refused(&deal, "r1 t6 QS", "reserve place r1 holds 8S, not QS");
-        plays(&mut deal, "r5 t6 QS");
-        refused(&deal, "r5 t6 QS", "reserve place r5 is empty");
-        refused(&deal, "r7 t6 QS", "there is no reserve place r7");
+        RULES.refused(&deal, "t9 r1 7S", "nothing moves onto the reserve");
+        RULES.refused(&deal, "t1 t2 7S x2", "Raglan moves one card at a time (x2)");
+        RULES.refused(&deal, "t9 t9 7S", "its own pile");
+        RULES.refused(&deal, "t9 f 6S", "the top card of t9 is 7S, not 6S");
+        RULES.refused(&deal, "t10 f 7S", "there is no pile t10");
+        RULES.refused(&deal, "t9 t10 7S", "there is no pile t10");
+        RULES.refused(&deal, "t9 f 7S", "7S does not go on AS");
+        RULES.refused(&deal, "f t1 2D", "no card ever leaves a foundation");
+        RULES.refused(&deal, "draw 2C", "no stock");
+        RULES.refused(&deal, "r1 t6 QS", "reserve place r1 holds 8S, not QS");
+        RULES.plays(&mut deal, "r5 t6 QS");
+        RULES.refused(&deal, "r5 t6 QS", "reserve place r5 is empty");
+        RULES.refused(&deal, "r7 t6 QS", "there is no reserve place r7");
     }
 
     #[test]
     fn any_card_to_an_empty_pile_and_the_reserve_home() {
-        let late = board(LATE);
+        let late = RULES.board(LATE);
         for text in ["t8 t9 TD", "t4 t9 KD", "r2 t9 TH"] {
-            plays(&mut late.clone(), text);
+            RULES.plays(&mut late.clone(), text);
         }
         let mut home = late.clone();
-        plays(&mut home, "r2 f TH");
+        RULES.plays(&mut home, "r2 f TH");
         assert_eq!(home.reserve, Some(vec![None; 6]));
         assert_eq!(home.foundations[2], Some(card("TH")));
-        refused(&home, "r2 f TH", "reserve place r2 is empty");
+        RULES.refused(&home, "r2 f TH", "reserve place r2 is empty");
     }
 
     #[test]
@@ -430,15 +413,15 @@ Reserve: - TH - - - -
         let text = DEAL
             .replace(" AH AS", " AH -")
             .replace(": 7S\n", ": 7S AS\n");
-        let mut deal = board(&text);
-        refused(&deal, "t9 t1 AS", "AS does not go on 8C");
-        plays(&mut deal, "t9 f AS");
+        let mut deal = RULES.board(&text);
+        RULES.refused(&deal, "t9 t1 AS", "AS does not go on 8C");
+        RULES.plays(&mut deal, "t9 f AS");
         assert_eq!(deal.foundations[3], Some(card("AS")));
         let unstarted = DEAL
             .replace(" AH AS", " AH -")
             .replace(": 5S 6S", ": AS 5S 6S");
-        refused(
-            &board(&unstarted),
+        RULES.refused(
+            &RULES.board(&unstarted),
             "t9 f 7S",
             "its suit has no foundation yet",
         );
@@ -446,7 +429,7 @@ Reserve: - TH - - - -
 
     #[test]
     fn legal_moves_of_a_late_position_by_hand() {
-        let mut moves: Vec<String> = (RaglanRules.legal_moves(&board(LATE)).iter())
+        let mut moves: Vec<String> = (RaglanRules.legal_moves(&RULES.board(LATE)).iter())
             .map(Move::to_string)
             .collect();
         moves.sort();
@@ -464,7 +447,7 @@ Reserve: - TH - - - -
     #[test]
     fn exactly_the_legal_moves_play() {
         for text in [DEAL, LATE] {
-            let board = board(text);
+            let board = RULES.board(text);
             let legal = RaglanRules.legal_moves(&board);
             assert!(
                 legal
@@ -500,7 +483,7 @@ Reserve: - TH - - - -
             "Foundations: KC KD KH KS\nReserve: - - - - - -\n{}",
             ":\n".repeat(9)
         );
-        let won = board(&text);
+        let won = RULES.board(&text);
         assert!(RaglanRules.is_won(&won));
         assert_eq!(RaglanRules.cards_home(&won), 52);
         assert!(RaglanRules.legal_moves(&won).is_empty());

@@ -83,6 +83,9 @@ impl Rules for RowsOfFourRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::test_support::{Checked, card, cards};
+
+    const RULES: Checked<RowsOfFourRules> = Checked(RowsOfFourRules);
 
     /// A deal laid out as RULES.md deals one, from the ordered pack of two
     /// decks: 8 piles of 4 dealt row by row, the other 72 cards the stock,
@@ -120,104 +123,61 @@ Redeals: 1
 : KH
 ";
 
-    fn board(text: &str) -> Board {
-        let board = Board::parse(text).unwrap();
-        RowsOfFourRules.validate(&board).unwrap();
-        board
-    }
-
-    fn mv(text: &str) -> Move {
-        text.parse().unwrap()
-    }
-
-    fn card(text: &str) -> Card {
-        text.parse().unwrap()
-    }
-
-    fn cards(text: &str) -> Vec<Card> {
-        text.split_whitespace().map(card).collect()
-    }
-
-    /// `base` with `old` replaced by `new` must fail validation with a
-    /// message containing `why`, on `line`.
-    fn refuses(base: &str, old: &str, new: &str, line: Option<usize>, why: &str) {
-        assert!(base.contains(old), "{old}");
-        let board = Board::parse(&base.replacen(old, new, 1)).unwrap();
-        let err = RowsOfFourRules.validate(&board).unwrap_err();
-        assert!(err.message.contains(why), "{new}: {err}");
-        assert_eq!(err.line, line, "{new}: {err}");
-    }
-
-    /// `text` must play, changing the board.
-    fn plays(board: &mut Board, text: &str) {
-        let before = board.clone();
-        RowsOfFourRules.play(board, &mv(text)).unwrap();
-        assert_ne!(*board, before, "{text}");
-    }
-
-    /// `text` must be refused for `why`, leaving the board as it was.
-    fn refused(board: &Board, text: &str, why: &str) {
-        let mut after = board.clone();
-        let err = RowsOfFourRules.play(&mut after, &mv(text)).unwrap_err();
-        assert!(err.contains(why), "{text}: {err}");
-        assert_eq!(after, *board, "{text}");
-    }
-
     #[test]
     fn a_dealt_board_and_a_late_one_validate() {
-        let deal = board(DEAL);
+        let deal = RULES.board(DEAL);
         assert_eq!(deal.lines.piles, (3..=10).collect::<Vec<_>>());
         assert_eq!(deal.stock.as_ref().map(Vec::len), Some(72));
         assert_eq!(RowsOfFourRules.cards_home(&deal), 0);
         assert!(!RowsOfFourRules.is_won(&deal));
-        let late = board(LATE);
+        let late = RULES.board(LATE);
         assert_eq!(
             RowsOfFourRules.cards_home(&late),
             13 + 12 + 13 + 11 + 9 + 8 + 13 + 12
         );
         assert!(!RowsOfFourRules.is_won(&late));
-        assert_eq!(board(&late.to_text()).to_text(), late.to_text());
+        assert_eq!(RULES.board(&late.to_text()).to_text(), late.to_text());
         // Without a Foundations line, or with all eight empty, or the two
         // redeals a fresh deal allows.
-        board(&DEAL.replace("Foundations: - - - - - - - -\n", ""));
-        board(&format!("{DEAL}Redeals: 2\n"));
+        RULES.board(&DEAL.replace("Foundations: - - - - - - - -\n", ""));
+        RULES.board(&format!("{DEAL}Redeals: 2\n"));
     }
 
     #[test]
     fn bad_boards_name_the_line() {
         let last = ": 8C 3D JD 6H\n";
-        refuses(DEAL, last, "", None, "7 tableau piles: Rows of Four has 8");
-        refuses(
+        RULES.refuses(DEAL, last, "", None, "7 tableau piles: Rows of Four has 8");
+        RULES.refuses(
             DEAL,
             last,
             &format!("{last}:\n"),
             Some(11),
             "9 tableau piles",
         );
-        refuses(
+        RULES.refuses(
             DEAL,
             last,
             &format!("{last}Reserve: 5H\n"),
             Some(11),
             "Rows of Four has no reserve",
         );
-        refuses(DEAL, ": 5C KC", ": 5C | KC", Some(7), "no face-down cards");
-        refuses(
+        RULES.refuses(DEAL, ": 5C KC", ": 5C | KC", Some(7), "no face-down cards");
+        RULES.refuses(
             DEAL,
             last,
             ": 8C 3D JD 6H AC\n",
             Some(10),
             "AC appears more than 2 times",
         );
-        refuses(DEAL, "Stock: 7H ", "Stock: ", None, "card 7H is missing");
-        refuses(
+        RULES.refuses(DEAL, "Stock: 7H ", "Stock: ", None, "card 7H is missing");
+        RULES.refuses(
             DEAL,
             ": 8C 3D JD 6H",
             ": 8C 3D JD",
             None,
             "card 6H is missing",
         );
-        refuses(
+        RULES.refuses(
             DEAL,
             "Foundations: - - - - - - - -",
             "Foundations: 5H 5H - - - - - -",
@@ -226,28 +186,28 @@ Redeals: 1
         );
         // One foundation showing 5H holds one copy of AH: the pile's AH is
         // the third.
-        refuses(
+        RULES.refuses(
             DEAL,
             "Foundations: - - - - - - - -",
             "Foundations: 5H - - - - - - -",
             Some(5),
             "AH appears more than 2 times",
         );
-        refuses(
+        RULES.refuses(
             DEAL,
             "Foundations: - - - - - - - -",
             "Foundations: 2H 3H 4H - - - - -",
             Some(1),
             "three foundations of one suit: 2H, 3H and 4H (Rows of Four has two a suit)",
         );
-        refuses(
+        RULES.refuses(
             DEAL,
             "Foundations: - - - - - - - -",
             "Foundations: - - - - - - -",
             Some(1),
             "7 foundations: Rows of Four has 8",
         );
-        refuses(
+        RULES.refuses(
             DEAL,
             last,
             &format!("{last}Redeals: 3\n"),
@@ -256,21 +216,21 @@ Redeals: 1
         );
         // Two foundations of a suit showing 9H and 8H hold two 8Hs: the
         // waste's 9H is the second, a 9H on the tableau would be the third.
-        refuses(
+        RULES.refuses(
             LATE,
             ": QH JH\n",
             ": QH JH 9H\n",
             Some(8),
             "9H appears more than 2",
         );
-        refuses(
+        RULES.refuses(
             LATE,
             ": KH\n",
             ": KH 8H\n",
             Some(12),
             "8H is already home twice",
         );
-        refuses(
+        RULES.refuses(
             LATE,
             "Waste: QH 9H",
             "Waste: QH",
@@ -281,100 +241,100 @@ Redeals: 1
 
     #[test]
     fn building_on_one_rank_higher_of_any_suit() {
-        let mut deal = board(DEAL);
-        refused(
+        let mut deal = RULES.board(DEAL);
+        RULES.refused(
             &deal,
             "t2 t1 KD",
             "KD does not go on QD: a tableau card goes on one a rank higher, of any suit",
         );
-        plays(&mut deal, "t1 t2 QD");
+        RULES.plays(&mut deal, "t1 t2 QD");
         assert_eq!(deal.piles[1].up, cards("2C TC 5D KD QD"));
         // Suit and colour do not matter: a red 4 on a red 5, an Ace on a 2.
-        plays(&mut deal, "t1 t7 4D");
-        plays(&mut deal, "t3 t4 AH");
-        refused(&deal, "t8 t5 6H", "6H does not go on 3H");
-        refused(&deal, "t4 t3 AH", "AH does not go on 6D");
-        refused(
+        RULES.plays(&mut deal, "t1 t7 4D");
+        RULES.plays(&mut deal, "t3 t4 AH");
+        RULES.refused(&deal, "t8 t5 6H", "6H does not go on 3H");
+        RULES.refused(&deal, "t4 t3 AH", "AH does not go on 6D");
+        RULES.refused(
             &deal,
             "t2 t1 QD x2",
             "Rows of Four moves one card at a time (x2)",
         );
-        refused(&deal, "t2 t2 QD", "its own pile");
-        refused(&deal, "t2 t1 KD", "the top card of t2 is QD, not KD");
-        refused(&deal, "t9 f AH", "there is no pile t9");
-        refused(&deal, "t4 t9 AH", "there is no pile t9");
-        refused(&deal, "t4 w AH", "nothing moves onto the waste");
-        refused(&deal, "t4 r1 AH", "Rows of Four has no reserve");
-        refused(&deal, "r1 t4 AH", "Rows of Four has no reserve");
-        refused(&deal, "w t1 7H", "the waste is empty");
-        plays(&mut deal, "draw 7H");
-        refused(&deal, "w t1 8H", "the waste's top card is 7H, not 8H");
-        refused(&deal, "w t5 7H", "7H does not go on 3H");
-        plays(&mut deal, "draw 8H");
-        plays(&mut deal.clone(), "w t1 8H");
-        plays(&mut deal, "t4 f AH");
-        refused(&deal, "f t1 AH", "no card ever leaves a foundation");
+        RULES.refused(&deal, "t2 t2 QD", "its own pile");
+        RULES.refused(&deal, "t2 t1 KD", "the top card of t2 is QD, not KD");
+        RULES.refused(&deal, "t9 f AH", "there is no pile t9");
+        RULES.refused(&deal, "t4 t9 AH", "there is no pile t9");
+        RULES.refused(&deal, "t4 w AH", "nothing moves onto the waste");
+        RULES.refused(&deal, "t4 r1 AH", "Rows of Four has no reserve");
+        RULES.refused(&deal, "r1 t4 AH", "Rows of Four has no reserve");
+        RULES.refused(&deal, "w t1 7H", "the waste is empty");
+        RULES.plays(&mut deal, "draw 7H");
+        RULES.refused(&deal, "w t1 8H", "the waste's top card is 7H, not 8H");
+        RULES.refused(&deal, "w t5 7H", "7H does not go on 3H");
+        RULES.plays(&mut deal, "draw 8H");
+        RULES.plays(&mut deal.clone(), "w t1 8H");
+        RULES.plays(&mut deal, "t4 f AH");
+        RULES.refused(&deal, "f t1 AH", "no card ever leaves a foundation");
     }
 
     #[test]
     fn draw_and_redeal_make_three_passes() {
-        let deal = board(DEAL);
-        refused(
+        let deal = RULES.board(DEAL);
+        RULES.refused(
             &deal,
             "redeal",
             "the stock is not empty (72 cards, 7H next)",
         );
-        refused(&deal, "draw 8H", "the stock's top card is 7H, not 8H");
+        RULES.refused(&deal, "draw 8H", "the stock's top card is 7H, not 8H");
         let stock = deal.stock.clone().unwrap();
         let mut drawn = deal.clone();
         for left in [1, 0] {
             for &next in &stock {
-                plays(&mut drawn, &format!("draw {next}"));
+                RULES.plays(&mut drawn, &format!("draw {next}"));
             }
             assert_eq!(drawn.waste.as_ref(), Some(&stock));
-            refused(&drawn, "draw 7H", "the stock is empty");
-            plays(&mut drawn, "redeal");
+            RULES.refused(&drawn, "draw 7H", "the stock is empty");
+            RULES.plays(&mut drawn, "redeal");
             // Turned over in order: the first card drawn is drawn first again.
             assert_eq!(drawn.stock.as_ref(), Some(&stock));
             assert!(drawn.waste.as_ref().is_none_or(Vec::is_empty));
             assert_eq!(drawn.redeals, Some(left));
         }
         for &next in &stock {
-            plays(&mut drawn, &format!("draw {next}"));
+            RULES.plays(&mut drawn, &format!("draw {next}"));
         }
-        refused(
+        RULES.refused(
             &drawn,
             "redeal",
             "no redeal left: Rows of Four allows 2 redeals",
         );
 
-        let mut late = board(LATE);
-        plays(&mut late, "draw KH");
-        plays(&mut late, "draw TH");
+        let mut late = RULES.board(LATE);
+        RULES.plays(&mut late, "draw KH");
+        RULES.plays(&mut late, "draw TH");
         assert_eq!(late.waste, Some(cards("QH 9H KH TH")));
-        plays(&mut late, "redeal");
+        RULES.plays(&mut late, "redeal");
         assert_eq!(late.redeals, Some(0));
         assert_eq!(late.stock, Some(cards("QH 9H KH TH")));
-        refused(&late, "draw KH", "the stock's top card is QH, not KH");
+        RULES.refused(&late, "draw KH", "the stock's top card is QH, not KH");
 
-        let empty = board(
+        let empty = RULES.board(
             &LATE
                 .replace("Stock: KH TH\nWaste: QH 9H\n", "")
                 .replace("\n:\n", "\n: KH TH QH 9H\n"),
         );
-        refused(&empty, "redeal", "the waste is empty");
-        refused(&empty, "draw KH", "the stock is empty");
+        RULES.refused(&empty, "redeal", "the waste is empty");
+        RULES.refused(&empty, "draw KH", "the stock is empty");
     }
 
     #[test]
     fn only_the_waste_fills_an_empty_pile() {
-        let late = board(LATE);
+        let late = RULES.board(LATE);
         let mut filled = late.clone();
-        plays(&mut filled, "w t6 9H");
+        RULES.plays(&mut filled, "w t6 9H");
         assert_eq!(filled.piles[5].up, cards("9H"));
         assert_eq!(filled.waste, Some(cards("QH")));
         for text in ["t7 t6 TH", "t5 t6 KS", "t1 t6 QD"] {
-            refused(
+            RULES.refused(
                 &late,
                 text,
                 "an empty pile takes only the waste's top card in Rows of Four",
@@ -384,54 +344,54 @@ Redeals: 1
 
     #[test]
     fn aces_start_foundations_and_cards_go_on_the_first_that_fits() {
-        let mut deal = board(DEAL);
-        refused(
+        let mut deal = RULES.board(DEAL);
+        RULES.refused(
             &deal,
             "t4 f 2H",
             "2H cannot go home: its suit has no foundation yet",
         );
-        plays(&mut deal, "t3 f AH");
-        plays(&mut deal, "t4 f 2H");
+        RULES.plays(&mut deal, "t3 f AH");
+        RULES.plays(&mut deal, "t4 f 2H");
         for text in ["t5 f 3H", "t6 f 4H", "t7 f 5H", "t6 t7 9D", "t6 f AD"] {
-            plays(&mut deal, text);
+            RULES.plays(&mut deal, text);
         }
         let mut expected = vec![Some(card("5H")), Some(card("AD"))];
         expected.resize(8, None);
         assert_eq!(deal.foundations, expected);
-        refused(&deal, "t7 f 9D", "9D does not go on AD");
+        RULES.refused(&deal, "t7 f 9D", "9D does not go on AD");
 
         // Without a Foundations line, the first move home makes all eight.
-        let mut bare = board(&DEAL.replace("Foundations: - - - - - - - -\n", ""));
+        let mut bare = RULES.board(&DEAL.replace("Foundations: - - - - - - - -\n", ""));
         assert_eq!(bare.foundations, vec![]);
-        plays(&mut bare, "t3 f AH");
+        RULES.plays(&mut bare, "t3 f AH");
         let mut expected = vec![Some(card("AH"))];
         expected.resize(8, None);
         assert_eq!(bare.foundations, expected);
 
         // Two hearts foundations both showing 8H: a 9H goes on the first.
-        let mut twins = board(&LATE.replace("9H 8H", "8H 8H").replace("\n:\n", "\n: 9H\n"));
-        refused(&twins, "t7 f TH", "TH does not go on 8H or 8H");
-        plays(&mut twins, "t6 f 9H");
+        let mut twins = RULES.board(&LATE.replace("9H 8H", "8H 8H").replace("\n:\n", "\n: 9H\n"));
+        RULES.refused(&twins, "t7 f TH", "TH does not go on 8H or 8H");
+        RULES.plays(&mut twins, "t6 f 9H");
         assert_eq!(
             twins.foundations[4..6],
             [Some(card("9H")), Some(card("8H"))]
         );
-        plays(&mut twins, "w f 9H");
+        RULES.plays(&mut twins, "w f 9H");
         assert_eq!(
             twins.foundations[4..6],
             [Some(card("9H")), Some(card("9H"))]
         );
         // In the late position the 9H fits only the foundation showing 8H.
-        let mut late = board(LATE);
-        plays(&mut late, "w f 9H");
+        let mut late = RULES.board(LATE);
+        RULES.plays(&mut late, "w f 9H");
         assert_eq!(late.foundations[4..6], [Some(card("9H")), Some(card("9H"))]);
-        plays(&mut late, "t7 f TH");
+        RULES.plays(&mut late, "t7 f TH");
         assert_eq!(late.foundations[4..6], [Some(card("TH")), Some(card("9H"))]);
     }
 
     #[test]
     fn legal_moves_of_a_late_position_by_hand() {
-        let mut moves: Vec<String> = (RowsOfFourRules.legal_moves(&board(LATE)).iter())
+        let mut moves: Vec<String> = (RowsOfFourRules.legal_moves(&RULES.board(LATE)).iter())
             .map(Move::to_string)
             .collect();
         moves.sort();
@@ -444,7 +404,7 @@ Redeals: 1
             .collect();
         expected.sort();
         assert_eq!(moves, expected);
-        let drawn = board(&DEAL.replace("Stock:", "Waste:"));
+        let drawn = RULES.board(&DEAL.replace("Stock:", "Waste:"));
         let legal = RowsOfFourRules.legal_moves(&drawn);
         assert!(legal.contains(&Move::Redeal));
         assert!(!legal.iter().any(|m| matches!(m, Move::Draw(_))));
@@ -455,7 +415,7 @@ Redeals: 1
         let drawn = DEAL.replace("Stock:", "Waste:");
         let twins = LATE.replace("9H 8H", "8H 8H").replace("\n:\n", "\n: 9H\n");
         for text in [DEAL, LATE, &drawn, &twins] {
-            let board = board(text);
+            let board = RULES.board(text);
             let legal = RowsOfFourRules.legal_moves(&board);
             assert!(
                 legal
@@ -497,12 +457,12 @@ Redeals: 1
     #[test]
     fn all_kings_home_is_won() {
         let text = format!("Foundations: KC KC KD KD KH KH KS KS\n{}", ":\n".repeat(8));
-        let won = board(&text);
+        let won = RULES.board(&text);
         assert!(RowsOfFourRules.is_won(&won));
         assert_eq!(RowsOfFourRules.cards_home(&won), 104);
         assert!(RowsOfFourRules.legal_moves(&won).is_empty());
         // One King short is not won.
-        let short = board(
+        let short = RULES.board(
             &text
                 .replace("KS KS\n", "KS QS\n")
                 .replacen(":\n", ": KS\n", 1),
