@@ -122,7 +122,7 @@ pub(super) struct BestFirst<G: Game> {
     pending: Option<(G::State, u32, Option<G::Move>)>,
     moves: Vec<G::Move>,
     children: Vec<(G::State, G::Key, i32)>,
-    room: usize,
+    pub(super) room: usize,
 }
 
 impl<G: Game> BestFirst<G> {

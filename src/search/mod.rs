@@ -130,7 +130,7 @@ enum End<M> {
     Stopped(Stop),
     /// The turn used up its nodes; the attempt can go on.
     OutOfNodes,
-    /// A best-first attempt filled the memory it may take.
+    /// The attempt filled the memory it may take besides its table.
     OutOfRoom,
 }
 
@@ -252,6 +252,11 @@ impl<G: Game> Entrant<G> {
                 Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, room)),
             }
         });
+        // The room grows when the tactic inherits the tables of others.
+        match attempt {
+            Attempt::Walk(walk) => walk.path_cap = room,
+            Attempt::BestFirst(best_first) => best_first.room = room,
+        }
         let before = search.nodes;
         search.turn_end = before.saturating_add(allowance.saturating_sub(self.spent));
         let end = match attempt {
@@ -286,13 +291,18 @@ impl<G: Game> Entrant<G> {
 /// reachable position proves the deal lost, as the full walk does; one
 /// that runs out of memory gives its place to a full walk.
 ///
-/// Each tactic's table has an equal share of the tables' cap. Besides its
-/// table, each attempt keeps what it must: a walk the path it is on, each
+/// Each tactic's table has an equal share of the tables' cap, and the
+/// tactics left share the tables of those that end. Besides its table,
+/// each attempt keeps what it must: a walk the path it is on, each
 /// position with its moves and the positions they lead to (in Raglan,
 /// hundreds of thousands of positions long), best-first search every
 /// position it expanded and queued. Each may take as many bytes as its
 /// table's share, or `MIN_PATH_BYTES` if that is more; past that a walk
-/// stops the search, `unknown`.
+/// gives up its place and the others go on (in Alexandria the full walk's
+/// path outgrows a quarter of the default cap within a second, while the
+/// narrowed walks, which rearrange little, stay short). Without the full
+/// walk the search can no longer prove a loss: if the others end without
+/// a win, the verdict is `unknown` for want of memory.
 pub fn solve<G: Game>(game: &G, limits: &Limits, tables: &mut Tables<G::Key>) -> Report {
     take_turns(
         game,
@@ -327,19 +337,23 @@ fn take_turns<G: Game>(
     let mut search = Search::new(game, limits);
     let cap = tables.cap();
     let tables = tables.split(tactics.len());
-    let room = tables[0].cap().max(MIN_PATH_BYTES);
     let mut rotation: Vec<Entrant<G>> = (tactics.into_iter().enumerate())
         .map(|(table, tactic)| Entrant::new(tactic, table))
         .collect();
     let root = game.initial();
     search.best = game.cards_home(&root);
     let (mut turns, mut table_peak) = (0, 0);
+    let mut prover_out_of_room = false;
     let (verdict, stop, moves) = if game.is_won(&root) {
         (Verdict::Won, None, Vec::new())
     } else {
         loop {
             if rotation.is_empty() {
-                break (Verdict::Unknown, Some(Stop::Narrowed), Vec::new());
+                let stop = match prover_out_of_room {
+                    true => Stop::Memory,
+                    false => Stop::Narrowed,
+                };
+                break (Verdict::Unknown, Some(stop), Vec::new());
             }
             let at = turns as usize % rotation.len();
             let entrant = &mut rotation[at];
@@ -347,6 +361,7 @@ fn take_turns<G: Game>(
             let allowance = budget.saturating_mul(entrant.tactic.weight());
             budget = budget.saturating_mul(TURN_GROWTH);
             let table = &mut tables[entrant.table];
+            let room = table.cap().max(MIN_PATH_BYTES);
             let end = entrant.turn(&mut search, table, allowance, room);
             table_peak = table_peak.max(table.peak());
             match end {
@@ -364,7 +379,17 @@ fn take_turns<G: Game>(
                 },
                 End::Stopped(stop) => break (Verdict::Unknown, Some(stop), Vec::new()),
                 End::OutOfNodes => {}
-                End::OutOfRoom => *entrant = Entrant::new(Tactic::Full, entrant.table),
+                End::OutOfRoom => match entrant.tactic {
+                    Tactic::BestFirst => *entrant = Entrant::new(Tactic::Full, entrant.table),
+                    tactic => {
+                        // The others go on: a narrowed walk may still win.
+                        // Without the full walk no loss can be proven.
+                        prover_out_of_room |= tactic == Tactic::Full;
+                        rotation.remove(at);
+                        let used = |t: usize| rotation.iter().any(|kept| kept.table == t);
+                        Tables::reshare(tables, cap, used);
+                    }
+                },
             }
         }
     };
@@ -599,14 +624,39 @@ mod tests {
     }
 
     #[test]
-    fn a_path_longer_than_the_cap_stops_the_search() {
+    fn a_path_longer_than_the_cap_stops_each_walk_in_turn() {
         // A path of a million positions takes over 64 MiB: more than a
-        // 1 MiB table allows, less than a 1 GiB one.
+        // 1 MiB table allows, less than a 1 GiB one. The full walk gives
+        // up first, and the narrowed ones, free of their wall here, go on
+        // until they give up too.
         let long = || Walk::line(1_000_000, 1_000_000, 1_000_000);
         let cramped = solve_walk(long(), 1 << 20);
         assert_eq!(cramped.verdict, Verdict::Unknown);
         assert_eq!(cramped.stop, Some(Stop::Memory));
+        let full = solve_alone(
+            &long(),
+            &Limits::default(),
+            &mut Tables::new(1 << 20),
+            Tactic::Full,
+        );
+        assert_eq!(full.stop, Some(Stop::Memory));
+        assert!(
+            cramped.nodes > 2 * full.nodes,
+            "{} {}",
+            cramped.nodes,
+            full.nodes
+        );
         assert_eq!(solve_walk(long(), 1 << 30).verdict, Verdict::Won);
+    }
+
+    #[test]
+    fn a_narrowed_walk_goes_on_to_win_when_the_full_walk_is_out_of_room() {
+        // With 100 MiB of room a walk's path gives out about 1.05M
+        // positions deep (its vectors double there), short of the goal.
+        // The first walk to get that deep gives up, and the two left,
+        // free of their wall here, get 150 MiB each and go on to win.
+        let report = solve_walk(Walk::line(9_000_000, 1_500_000, 9_000_000), 300 << 20);
+        assert_eq!(report.verdict, Verdict::Won, "{:?}", report.stop);
     }
 
     /// A table of a few thousand positions has long forgotten the start

@@ -5,7 +5,7 @@ use std::mem::size_of;
 
 use ahash::AHashSet;
 
-use super::{End, Search, Stop, Table};
+use super::{End, Search, Table};
 use crate::game::{Ask, Game};
 use crate::notation;
 
@@ -49,7 +49,7 @@ pub(super) struct Walk<G: Game> {
     path: AHashSet<G::Key>,
     path_kept: bool,
     /// The most bytes the path may take.
-    path_cap: usize,
+    pub(super) path_cap: usize,
 }
 
 impl<G: Game> Walk<G> {
@@ -81,7 +81,7 @@ impl<G: Game> Walk<G> {
                 }
                 self.pending = None;
                 if search.at_check() && self.path_bytes() > self.path_cap {
-                    return End::Stopped(Stop::Memory);
+                    return End::OutOfRoom;
                 }
                 self.expand(search, state, key, last, table);
             }
