@@ -1418,29 +1418,13 @@ Waste: 3D 4D
     /// and with thirteen piles, plain search spends nearly all its
     /// positions moving Kings from one empty pile to another.
     fn plain_search_up_to_pile_order(board: &Board, max_positions: usize) -> Option<bool> {
-        let rules = AlexandriaRules;
-        let mut seen = HashSet::new();
-        let mut todo = vec![board.clone()];
-        while let Some(board) = todo.pop() {
-            if rules.is_won(&board) {
-                return Some(true);
-            }
-            for mv in rules.legal_moves(&board) {
-                let mut next = board.clone();
-                rules.play(&mut next, &mv).expect("a legal move plays");
-                let mut same = next.clone();
-                same.piles
-                    .sort_by(|a, b| (&a.down, &a.up).cmp(&(&b.down, &b.up)));
-                same.foundations.sort();
-                if seen.insert(same) {
-                    if seen.len() > max_positions {
-                        return None;
-                    }
-                    todo.push(next);
-                }
-            }
-        }
-        Some(false)
+        crate::reference::plain_search_by(&AlexandriaRules, board, max_positions, |board| {
+            let mut same = board.clone();
+            same.piles
+                .sort_by(|a, b| (&a.down, &a.up).cmp(&(&b.down, &b.up)));
+            same.foundations.sort();
+            same
+        })
     }
 
     /// Late positions of numbered deals: the engine's verdict (with its

@@ -13,6 +13,7 @@ mod stock;
 mod test_support;
 
 use std::collections::HashSet;
+use std::hash::Hash;
 
 use crate::board::{Board, BoardError};
 use crate::card::Card;
@@ -90,6 +91,18 @@ pub fn replay(rules: &dyn Rules, board: &Board, moves: &[Move]) -> Replay {
 /// is reachable, `Some(false)` if not, `None` past `max_positions`. Meant
 /// for small positions in tests: it keeps every position it sees.
 pub fn plain_search(rules: &dyn Rules, board: &Board, max_positions: usize) -> Option<bool> {
+    plain_search_by(rules, board, max_positions, Board::clone)
+}
+
+/// [`plain_search`], meeting once the positions `same` maps to one value:
+/// positions a game's rules cannot tell apart (the same piles in another
+/// order), where keeping them apart would blow the search up.
+pub fn plain_search_by<T: Eq + Hash>(
+    rules: &dyn Rules,
+    board: &Board,
+    max_positions: usize,
+    same: impl Fn(&Board) -> T,
+) -> Option<bool> {
     let mut seen = HashSet::new();
     let mut todo = vec![board.clone()];
     while let Some(board) = todo.pop() {
@@ -99,7 +112,7 @@ pub fn plain_search(rules: &dyn Rules, board: &Board, max_positions: usize) -> O
         for mv in rules.legal_moves(&board) {
             let mut next = board.clone();
             rules.play(&mut next, &mv).expect("a legal move plays");
-            if seen.insert(next.clone()) {
+            if seen.insert(same(&next)) {
                 if seen.len() > max_positions {
                     return None;
                 }
