@@ -56,6 +56,11 @@ pub trait Game: Sized {
     /// the full walk (see [`crate::search::solve`]).
     const BEST_FIRST: bool = false;
 
+    /// The levels of narrowing of the best-first searches led by rollouts
+    /// (see `search::rollout`) that take turns with the walks; none
+    /// for a game without them.
+    const ROLLOUTS: &'static [u32] = &[];
+
     /// The node budget of the search's first turn; each next one has three
     /// times the one before.
     const FIRST_TURN_NODES: u64 = 100_000;
@@ -90,9 +95,10 @@ pub trait Game: Sized {
     fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
 
     /// How promising a position looks to a best-first attempt, higher
-    /// first. Read only when [`Game::BEST_FIRST`] is set, for every
-    /// position generated; it steers, it never prunes, so it needs no
-    /// proof, only measurements.
+    /// first. Read for every position generated when [`Game::BEST_FIRST`]
+    /// is set, and where each rollout ends when [`Game::ROLLOUTS`] has
+    /// levels; it steers, it never prunes, so it needs no proof, only
+    /// measurements.
     fn score(&self, _state: &Self::State) -> i32 {
         0
     }

@@ -62,10 +62,11 @@ enum Command {
         limits: LimitArgs,
         /// Search with one tactic alone, in one go, instead of taking turns
         /// at the game's tactics: `best-first`, `full` (depth-first with
-        /// every move) or `narrowed-N` (depth-first, leaving out moves the
-        /// engine judges seldom needed, at level N). For comparing them;
-        /// a narrowed search that ends without a win proves nothing and
-        /// says `unknown`.
+        /// every move), `narrowed-N` (depth-first, leaving out moves the
+        /// engine judges seldom needed, at level N) or `rollouts-N`
+        /// (best-first at level N, each position judged by how far greedy
+        /// play from it gets). For comparing them; a narrowed search that
+        /// ends without a win proves nothing and says `unknown`.
         #[arg(long, value_name = "TACTIC")]
         tactic: Option<Tactic>,
         /// Print one JSON object instead of text.

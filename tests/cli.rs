@@ -1505,3 +1505,26 @@ fn help_says_face_down_cards_are_known() {
     let help = stdout_of(patience().args(["solve", "--help"]));
     assert!(help.contains("alexandria"), "{help}");
 }
+
+/// A whole dealt game, 156 cards, won by a best-first search led by
+/// rollouts (the walks alone won none of the first twenty deals in
+/// seconds), and the line replays under the reference rules.
+#[test]
+fn a_whole_alexandria_deal_is_won_by_rollouts_and_verifies() {
+    let json = stdout_of(patience().args([
+        "solve",
+        "alexandria",
+        "10",
+        "--tactic",
+        "rollouts-2",
+        "--json",
+    ]));
+    let json: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(verdict(&json), "won");
+    patience()
+        .args(["verify", "alexandria", "10", "--moves", "-"])
+        .write_stdin(json_moves(&json))
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("won"));
+}

@@ -12,6 +12,7 @@
 use std::collections::VecDeque;
 use std::mem::size_of;
 
+use super::rollout::{Outcome, Rollout};
 use super::{End, Search, Table};
 use crate::game::{Ask, Game};
 use crate::notation;
@@ -102,7 +103,9 @@ const ROOT: u32 = u32::MAX;
 /// A best-first attempt, kept between the turns of its tactic, as a walk
 /// is: a turn that runs out of nodes leaves its queue for the next.
 ///
-/// It makes every move (it is never narrowed). Every position reached is
+/// It is led by [`Game::score`] and makes every move, or else it is
+/// narrowed and led by rollouts (see [`super::rollout`]), and only ever
+/// proves a win. Every position reached is
 /// recorded in the table when first generated and queued then, so each is
 /// queued once, unless the table forgets it and it is met again. If the
 /// queue runs dry, the deal is lost, as in the walk, even if the table
@@ -122,11 +125,16 @@ pub(super) struct BestFirst<G: Game> {
     pending: Option<(G::State, u32, Option<G::Move>)>,
     moves: Vec<G::Move>,
     children: Vec<(G::State, G::Key, i32)>,
+    /// The narrowing level, 0 for every move.
+    narrowing: u32,
+    /// Set when positions are scored by rollouts, at the same level.
+    rollout: Option<Rollout<G>>,
     pub(super) room: usize,
 }
 
 impl<G: Game> BestFirst<G> {
-    /// An attempt from `root`, already recorded in the table.
+    /// An attempt from `root`, already recorded in the table, with every
+    /// move, led by [`Game::score`].
     pub(super) fn new(root: G::State, room: usize) -> BestFirst<G> {
         BestFirst {
             closed: Vec::new(),
@@ -134,7 +142,19 @@ impl<G: Game> BestFirst<G> {
             pending: Some((root, ROOT, None)),
             moves: Vec::new(),
             children: Vec::new(),
+            narrowing: 0,
+            rollout: None,
             room,
+        }
+    }
+
+    /// An attempt from `root`, already recorded in the table, narrowed at
+    /// `level` and led by rollouts at that level.
+    pub(super) fn with_rollouts(root: G::State, level: u32, room: usize) -> BestFirst<G> {
+        BestFirst {
+            narrowing: level,
+            rollout: Some(Rollout::new(level)),
+            ..BestFirst::new(root, room)
         }
     }
 
@@ -170,8 +190,8 @@ impl<G: Game> BestFirst<G> {
             }
             self.moves.clear();
             let ask = Ask {
+                narrowing: self.narrowing,
                 ordered: false,
-                ..Ask::FULL
             };
             game.moves(&state, mv, ask, &mut self.moves);
             // Each child's key first, its table slot fetched meanwhile, so
@@ -182,34 +202,55 @@ impl<G: Game> BestFirst<G> {
                 let child = game.play(&state, mv);
                 if game.is_won(&child) {
                     search.best = game.cards_home(&child);
-                    return End::Won(self.line(game, id, mv));
+                    return End::Won(self.line(game, id, mv, &[]));
                 }
                 let key = game.key(&child);
                 table.prefetch(key);
-                self.children.push((child, key, game.score(&child)));
+                let score = match self.rollout {
+                    Some(_) => 0,
+                    None => game.score(&child),
+                };
+                self.children.push((child, key, score));
             }
-            for (&mv, &(state, key, score)) in self.moves.iter().zip(&self.children) {
-                if table.insert(key) {
-                    let parent = id;
-                    self.open.push(score, Open { state, parent, mv });
+            for i in 0..self.moves.len() {
+                let (mv, (state, key, score)) = (self.moves[i], self.children[i]);
+                if !table.insert(key) {
+                    continue;
                 }
+                let score = match &mut self.rollout {
+                    None => score,
+                    Some(rollout) => match rollout.play(search, state, Some(mv)) {
+                        Err(stop) => return End::Stopped(stop),
+                        Ok(Outcome::Stopped(score)) => score,
+                        Ok(Outcome::Won) => {
+                            let rest = rollout.line().to_vec();
+                            return End::Won(self.line(game, id, mv, &rest));
+                        }
+                    },
+                };
+                let parent = id;
+                self.open.push(score, Open { state, parent, mv });
             }
         }
     }
 
     /// Bytes the expanded and queued positions take, room to grow included.
     fn bytes(&self) -> usize {
-        self.closed.capacity() * size_of::<Closed<G::Move>>() + self.open.bytes()
+        self.closed.capacity() * size_of::<Closed<G::Move>>()
+            + self.open.bytes()
+            + self.rollout.as_ref().map_or(0, Rollout::bytes)
     }
 
-    /// The moves from the start to expanded position `id`, then `last`.
-    fn line(&self, game: &G, mut id: u32, last: G::Move) -> Vec<notation::Move> {
+    /// The moves from the start to expanded position `id`, then `last`,
+    /// then `rest`.
+    fn line(&self, game: &G, mut id: u32, last: G::Move, rest: &[G::Move]) -> Vec<notation::Move> {
         let mut steps = vec![last];
         while let Some(mv) = self.closed[id as usize].mv {
             steps.push(mv);
             id = self.closed[id as usize].parent;
         }
         steps.reverse();
+        steps.extend_from_slice(rest);
         let mut out = Vec::new();
         let mut state = game.initial();
         for mv in steps {
