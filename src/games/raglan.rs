@@ -142,6 +142,21 @@ fn sort_piles(codes: &mut [PileCode; PILES]) {
     exchange(5, 6);
 }
 
+/// For each card (by index), the cards that may be built on it, a bit
+/// each.
+const BUILT_ON_BITS: [u64; Card::COUNT] = {
+    let mut bits = [0; Card::COUNT];
+    let mut card = 0;
+    while card < Card::COUNT {
+        let [a, b] = BUILT_ON[card];
+        if a != NO_BASE {
+            bits[card] = 1 << a | 1 << b;
+        }
+        card += 1;
+    }
+    bits
+};
+
 /// What a card home adds to the best-first score (see [`Game::score`]).
 const CARD_HOME: i32 = 3;
 
@@ -562,6 +577,8 @@ impl Game for Raglan {
         let mut pile_of_top = [NO_CARD; Card::COUNT + 1];
         let mut empty = None;
         let mut free = 0u64;
+        // The cards that some pile's top would take.
+        let mut wanted = 0u64;
         for p in 0..PILES {
             let top = state.tops[p];
             if top == NO_CARD {
@@ -570,6 +587,7 @@ impl Game for Raglan {
             }
             pile_of_top[top as usize] = p as u8;
             free |= 1 << top;
+            wanted |= BUILT_ON_BITS[top as usize];
             if p != just_moved {
                 sources[k] = (From::Pile(p as u8), top);
                 k += 1;
@@ -609,7 +627,16 @@ impl Game for Raglan {
                 }
             }
         } else {
+            // A card that can go neither home nor onto a pile has no move:
+            // one test passes over it, where most free cards are such.
+            if empty.is_some() {
+                wanted = !0;
+            }
+            wanted |= next_home;
             for &(from, card) in sources {
+                if wanted & 1 << card == 0 {
+                    continue;
+                }
                 if next_home & 1 << card != 0 {
                     if safe_home(&state.home, Card::from_index(card as usize)) {
                         out.truncate(start);
