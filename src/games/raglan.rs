@@ -571,9 +571,7 @@ impl Game for Raglan {
             Some(to) if self.pruned => to as usize,
             _ => PILES,
         };
-        // The cards free to move, where they are, and which piles they top.
-        let mut sources = [(From::Reserve(0), 0u8); PILES + RESERVE];
-        let mut k = 0;
+        // The cards free to move, and which piles they top.
         let mut pile_of_top = [NO_CARD; Card::COUNT + 1];
         let mut empty = None;
         let mut free = 0u64;
@@ -588,7 +586,35 @@ impl Game for Raglan {
             pile_of_top[top as usize] = p as u8;
             free |= 1 << top;
             wanted |= BUILT_ON_BITS[top as usize];
-            if p != just_moved {
+        }
+        let mut reserve = state.reserve;
+        while reserve != 0 {
+            let r = reserve.trailing_zeros() as usize;
+            reserve &= reserve - 1;
+            free |= 1 << self.reserve_cards[r].index();
+        }
+        // The cards that go home next, one bit each.
+        let mut next_home = 0u64;
+        for (suit, &home) in state.home.iter().enumerate() {
+            if home < 13 {
+                next_home |= 1 << (suit * 13 + home as usize);
+            }
+        }
+        // A card that can go neither home nor onto a pile has no move, and
+        // most free cards are such: one bit test leaves each out.
+        if state.must_build != NO_PILE {
+            wanted = BUILT_ON_BITS[state.tops[state.must_build as usize] as usize];
+        } else if empty.is_some() {
+            wanted = !0;
+        } else {
+            wanted |= next_home;
+        }
+        // The cards that may have a move, and where they are.
+        let mut sources = [(From::Reserve(0), 0u8); PILES + RESERVE];
+        let mut k = 0;
+        for p in 0..PILES {
+            let top = state.tops[p];
+            if p != just_moved && top != NO_CARD && wanted & 1 << top != 0 {
                 sources[k] = (From::Pile(p as u8), top);
                 k += 1;
             }
@@ -598,18 +624,12 @@ impl Game for Raglan {
             let r = reserve.trailing_zeros() as usize;
             reserve &= reserve - 1;
             let card = self.reserve_cards[r].index() as u8;
-            free |= 1 << card;
-            sources[k] = (From::Reserve(r as u8), card);
-            k += 1;
-        }
-        let sources = &sources[..k];
-        // The cards that go home next, one bit each.
-        let mut next_home = 0u64;
-        for (suit, &home) in state.home.iter().enumerate() {
-            if home < 13 {
-                next_home |= 1 << (suit * 13 + home as usize);
+            if wanted & 1 << card != 0 {
+                sources[k] = (From::Reserve(r as u8), card);
+                k += 1;
             }
         }
+        let sources = &sources[..k];
         // Moves go straight into `out` and are sorted there. (Gathered in a
         // local array first, filling the array cost more than the rest.)
         let start = out.len();
@@ -619,24 +639,13 @@ impl Game for Raglan {
         let may_build = |from| !(tired && Self::on_a_run(state, from));
         if state.must_build != NO_PILE {
             let to = state.must_build;
-            let base = state.tops[to as usize];
-            for &(from, card) in sources {
-                if from != From::Pile(to) && BASES[card as usize].contains(&base) && may_build(from)
-                {
+            for &(from, _) in sources {
+                if from != From::Pile(to) && may_build(from) {
                     out.push(Step { from, to: Some(to) });
                 }
             }
         } else {
-            // A card that can go neither home nor onto a pile has no move:
-            // one test passes over it, where most free cards are such.
-            if empty.is_some() {
-                wanted = !0;
-            }
-            wanted |= next_home;
             for &(from, card) in sources {
-                if wanted & 1 << card == 0 {
-                    continue;
-                }
                 if next_home & 1 << card != 0 {
                     if safe_home(&state.home, Card::from_index(card as usize)) {
                         out.truncate(start);
@@ -648,9 +657,7 @@ impl Game for Raglan {
                 // A reserve card nothing free could build on goes only home.
                 let unbuilt = self.pruned
                     && matches!(from, From::Reserve(_))
-                    && BUILT_ON[card as usize]
-                        .iter()
-                        .all(|&on| on == NO_BASE || free & 1 << on == 0);
+                    && BUILT_ON_BITS[card as usize] & free == 0;
                 if unbuilt || !may_build(from) {
                     continue;
                 }
