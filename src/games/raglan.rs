@@ -609,25 +609,28 @@ impl Game for Raglan {
         } else {
             wanted |= next_home;
         }
-        // The cards that may have a move, and where they are.
+        // The cards that may have a move, and where they are. Each is
+        // written and kept or not without a branch: which cards have a
+        // move is as unpredictable as the positions.
         let mut sources = [(From::Reserve(0), 0u8); PILES + RESERVE];
         let mut k = 0;
         for p in 0..PILES {
             let top = state.tops[p];
-            if p != just_moved && top != NO_CARD && wanted & 1 << top != 0 {
-                sources[k] = (From::Pile(p as u8), top);
-                k += 1;
-            }
+            sources[k] = (From::Pile(p as u8), top);
+            // An empty pile's top, `NO_CARD`, shifts by 255 mod 64, onto
+            // a bit `wanted` may hold: tested apart.
+            k += (p != just_moved) as usize
+                & (top != NO_CARD) as usize
+                & (wanted >> (top & 63)) as usize
+                & 1;
         }
         let mut reserve = state.reserve;
         while reserve != 0 {
             let r = reserve.trailing_zeros() as usize;
             reserve &= reserve - 1;
             let card = self.reserve_cards[r].index() as u8;
-            if wanted & 1 << card != 0 {
-                sources[k] = (From::Reserve(r as u8), card);
-                k += 1;
-            }
+            sources[k] = (From::Reserve(r as u8), card);
+            k += (wanted >> card) as usize & 1;
         }
         let sources = &sources[..k];
         // Moves go straight into `out` and are sorted there. (Gathered in a
@@ -656,8 +659,8 @@ impl Game for Raglan {
                 }
                 // A reserve card nothing free could build on goes only home.
                 let unbuilt = self.pruned
-                    && matches!(from, From::Reserve(_))
-                    && BUILT_ON_BITS[card as usize] & free == 0;
+                    & matches!(from, From::Reserve(_))
+                    & (BUILT_ON_BITS[card as usize] & free == 0);
                 if unbuilt || !may_build(from) {
                     continue;
                 }
