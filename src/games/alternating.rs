@@ -252,6 +252,7 @@ impl<const P: usize> StartPiles<P> {
 }
 
 /// The top starting card of a pile with no run above them.
+#[inline]
 pub(super) fn dealt_top(start: &[Card], code: PileCode) -> u8 {
     match code.dealt_left() {
         0 => NO_CARD,
@@ -260,6 +261,7 @@ pub(super) fn dealt_top(start: &[Card], code: PileCode) -> u8 {
 }
 
 /// A pile after its top card `card` leaves: its code and its new top.
+#[inline]
 pub(super) fn popped(start: &[Card], code: PileCode, card: Card) -> (PileCode, u8) {
     let next = code.pop();
     let top = match code.run_len() {

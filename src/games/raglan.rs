@@ -142,6 +142,21 @@ fn sort_piles(codes: &mut [PileCode; PILES]) {
     exchange(5, 6);
 }
 
+/// For each card (by index), the cards that may be built on it, a bit
+/// each.
+const BUILT_ON_BITS: [u64; Card::COUNT] = {
+    let mut bits = [0; Card::COUNT];
+    let mut card = 0;
+    while card < Card::COUNT {
+        let [a, b] = BUILT_ON[card];
+        if a != NO_BASE {
+            bits[card] = 1 << a | 1 << b;
+        }
+        card += 1;
+    }
+    bits
+};
+
 /// What a card home adds to the best-first score (see [`Game::score`]).
 const CARD_HOME: i32 = 3;
 
@@ -556,12 +571,12 @@ impl Game for Raglan {
             Some(to) if self.pruned => to as usize,
             _ => PILES,
         };
-        // The cards free to move, where they are, and which piles they top.
-        let mut sources = [(From::Reserve(0), 0u8); PILES + RESERVE];
-        let mut k = 0;
+        // The cards free to move, and which piles they top.
         let mut pile_of_top = [NO_CARD; Card::COUNT + 1];
         let mut empty = None;
         let mut free = 0u64;
+        // The cards that some pile's top would take.
+        let mut wanted = 0u64;
         for p in 0..PILES {
             let top = state.tops[p];
             if top == NO_CARD {
@@ -570,21 +585,14 @@ impl Game for Raglan {
             }
             pile_of_top[top as usize] = p as u8;
             free |= 1 << top;
-            if p != just_moved {
-                sources[k] = (From::Pile(p as u8), top);
-                k += 1;
-            }
+            wanted |= BUILT_ON_BITS[top as usize];
         }
         let mut reserve = state.reserve;
         while reserve != 0 {
             let r = reserve.trailing_zeros() as usize;
             reserve &= reserve - 1;
-            let card = self.reserve_cards[r].index() as u8;
-            free |= 1 << card;
-            sources[k] = (From::Reserve(r as u8), card);
-            k += 1;
+            free |= 1 << self.reserve_cards[r].index();
         }
-        let sources = &sources[..k];
         // The cards that go home next, one bit each.
         let mut next_home = 0u64;
         for (suit, &home) in state.home.iter().enumerate() {
@@ -592,6 +600,39 @@ impl Game for Raglan {
                 next_home |= 1 << (suit * 13 + home as usize);
             }
         }
+        // A card that can go neither home nor onto a pile has no move, and
+        // most free cards are such: one bit test leaves each out.
+        if state.must_build != NO_PILE {
+            wanted = BUILT_ON_BITS[state.tops[state.must_build as usize] as usize];
+        } else if empty.is_some() {
+            wanted = !0;
+        } else {
+            wanted |= next_home;
+        }
+        // The cards that may have a move, and where they are. Each is
+        // written and kept or not without a branch: which cards have a
+        // move is as unpredictable as the positions.
+        let mut sources = [(From::Reserve(0), 0u8); PILES + RESERVE];
+        let mut k = 0;
+        for p in 0..PILES {
+            let top = state.tops[p];
+            sources[k] = (From::Pile(p as u8), top);
+            // An empty pile's top, `NO_CARD`, shifts by 255 mod 64, onto
+            // a bit `wanted` may hold: tested apart.
+            k += (p != just_moved) as usize
+                & (top != NO_CARD) as usize
+                & (wanted >> (top & 63)) as usize
+                & 1;
+        }
+        let mut reserve = state.reserve;
+        while reserve != 0 {
+            let r = reserve.trailing_zeros() as usize;
+            reserve &= reserve - 1;
+            let card = self.reserve_cards[r].index() as u8;
+            sources[k] = (From::Reserve(r as u8), card);
+            k += (wanted >> card) as usize & 1;
+        }
+        let sources = &sources[..k];
         // Moves go straight into `out` and are sorted there. (Gathered in a
         // local array first, filling the array cost more than the rest.)
         let start = out.len();
@@ -601,10 +642,8 @@ impl Game for Raglan {
         let may_build = |from| !(tired && Self::on_a_run(state, from));
         if state.must_build != NO_PILE {
             let to = state.must_build;
-            let base = state.tops[to as usize];
-            for &(from, card) in sources {
-                if from != From::Pile(to) && BASES[card as usize].contains(&base) && may_build(from)
-                {
+            for &(from, _) in sources {
+                if from != From::Pile(to) && may_build(from) {
                     out.push(Step { from, to: Some(to) });
                 }
             }
@@ -620,10 +659,8 @@ impl Game for Raglan {
                 }
                 // A reserve card nothing free could build on goes only home.
                 let unbuilt = self.pruned
-                    && matches!(from, From::Reserve(_))
-                    && BUILT_ON[card as usize]
-                        .iter()
-                        .all(|&on| on == NO_BASE || free & 1 << on == 0);
+                    & matches!(from, From::Reserve(_))
+                    & (BUILT_ON_BITS[card as usize] & free == 0);
                 if unbuilt || !may_build(from) {
                     continue;
                 }

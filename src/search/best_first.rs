@@ -9,7 +9,6 @@
 //! so it runs out of memory where a walk would not; then a full walk
 //! takes its place (see [`super::solve`]).
 
-use std::collections::VecDeque;
 use std::mem::size_of;
 
 use super::rollout::{Outcome, Rollout};
@@ -23,6 +22,7 @@ use crate::notation;
 /// wherever that lies among the expanded positions, made Solvitaire's 20
 /// slowest Raglan boards 6% slower (662 ms against 623, best of three) and
 /// took 3.5% more instructions on board 26.
+#[derive(Clone, Copy)]
 struct Open<S, M> {
     state: S,
     parent: u32,
@@ -35,46 +35,94 @@ struct Open<S, M> {
 /// on numbered Raglan deals 30001..31000.) Scores fall in a narrow range
 /// (Raglan's within about a thousand), so a queue per score makes taking
 /// and adding O(1), where a binary heap took a twentieth of the time.
+///
+/// The queues are chains through one store of items, whose freed places
+/// are taken again first: one block that grows by doubling, which the
+/// allocator backs with huge pages once it is large, where a `VecDeque`
+/// per score grew hundreds of small blocks, each copied at every growth
+/// and faulted in 4 KiB at a time (numbered Raglan deals 1..300: 140k
+/// page faults in all, of which about 30k in those copies).
 struct Queue<T> {
-    /// The score of `queues[0]`.
+    /// The score of `ends[0]`.
     lowest: i32,
-    queues: Vec<VecDeque<T>>,
+    /// Each score's first and last item in `items`, or [`NONE`].
+    ends: Vec<(u32, u32)>,
     /// No queue above this one holds anything.
     top: usize,
+    items: Vec<Linked<T>>,
+    /// The first of the places taken from, chained through `next`.
+    free: u32,
 }
 
-impl<T> Queue<T> {
+/// An item in its score's queue, or a free place.
+#[derive(Clone, Copy)]
+struct Linked<T> {
+    item: T,
+    next: u32,
+}
+
+/// The end of a chain.
+const NONE: u32 = u32::MAX;
+
+impl<T: Copy> Queue<T> {
     fn new() -> Queue<T> {
         Queue {
             lowest: 0,
-            queues: Vec::new(),
+            ends: Vec::new(),
             top: 0,
+            items: Vec::new(),
+            free: NONE,
         }
     }
 
     fn push(&mut self, score: i32, item: T) {
-        if self.queues.is_empty() {
+        if self.ends.is_empty() {
             self.lowest = score;
         }
         if score < self.lowest {
             let below = (self.lowest - score) as usize;
-            self.queues
-                .splice(0..0, std::iter::repeat_with(VecDeque::new).take(below));
+            self.ends
+                .splice(0..0, std::iter::repeat_n((NONE, NONE), below));
             self.lowest = score;
             self.top += below;
         }
         let at = (score - self.lowest) as usize;
-        if at >= self.queues.len() {
-            self.queues.resize_with(at + 1, VecDeque::new);
+        if at >= self.ends.len() {
+            self.ends.resize(at + 1, (NONE, NONE));
         }
-        self.queues[at].push_back(item);
+        let linked = Linked { item, next: NONE };
+        let place = match self.free {
+            NONE => {
+                self.items.push(linked);
+                (self.items.len() - 1) as u32
+            }
+            place => {
+                self.free = self.items[place as usize].next;
+                self.items[place as usize] = linked;
+                place
+            }
+        };
+        let ends = &mut self.ends[at];
+        match ends.1 {
+            NONE => ends.0 = place,
+            last => self.items[last as usize].next = place,
+        }
+        ends.1 = place;
         self.top = self.top.max(at);
     }
 
     fn pop(&mut self) -> Option<T> {
         loop {
-            let queue = self.queues.get_mut(self.top)?;
-            if let Some(item) = queue.pop_front() {
+            let ends = self.ends.get_mut(self.top)?;
+            if ends.0 != NONE {
+                let place = ends.0;
+                let Linked { item, next } = self.items[place as usize];
+                ends.0 = next;
+                if next == NONE {
+                    ends.1 = NONE;
+                }
+                self.items[place as usize].next = self.free;
+                self.free = place;
                 return Some(item);
             }
             self.top = self.top.checked_sub(1)?;
@@ -82,12 +130,8 @@ impl<T> Queue<T> {
     }
 
     fn bytes(&self) -> usize {
-        self.queues.capacity() * size_of::<VecDeque<T>>()
-            + self
-                .queues
-                .iter()
-                .map(|queue| queue.capacity() * size_of::<T>())
-                .sum::<usize>()
+        self.ends.capacity() * size_of::<(u32, u32)>()
+            + self.items.capacity() * size_of::<Linked<T>>()
     }
 }
 
