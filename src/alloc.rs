@@ -40,8 +40,8 @@ fn mapped(size: usize, align: usize) -> bool {
 }
 
 /// Fresh zeroed memory for `size` bytes on a 2 MiB boundary, in whole huge
-/// pages (a block smaller than one takes a whole one), asked for huge pages before it is touched; null if the system
-/// has none.
+/// pages (a block smaller than one takes a whole one), asked for huge
+/// pages before it is touched; null if the system has none.
 #[cfg(target_os = "linux")]
 fn map(size: usize) -> *mut u8 {
     let len = size.next_multiple_of(HUGE);
