@@ -518,13 +518,21 @@ impl Alexandria {
         }
     }
 
-    /// How early a move is tried, highest first: free cards home; then
-    /// moves that uncover a starting card, the more face-down cards under
-    /// it the earlier; the waste's top to a pile; cards drawn from the
+    /// How early a move is tried, highest first: free cards home; the
+    /// waste's top to a pile; then moves that uncover a starting card, the
+    /// more face-down cards under it the earlier; cards drawn from the
     /// stock, fewest draws first, home before a pile at the same count;
     /// and last the moves that only rearrange runs. (With every stock card
     /// home tried before any stock card to a pile, the first line of deal
     /// 1 drew 29 cards past to send a 7H home and left 46 in the waste.)
+    ///
+    /// The waste's top comes before the starting cards because a card left
+    /// there may be buried by the next draw for good, while a starting card
+    /// waits: searched by rollouts at level 2 alone, 2M positions a deal,
+    /// numbered deals 1..40 gave 7 wins (most cards home 100 on average)
+    /// against 4 (93) the other way round, and 41..80 gave 1 (91) against
+    /// 0 (88). Trying the piles holding fewer face-down cards first, or
+    /// more, among moves alike, gave 8 (101) and 7 (99): no clear gain.
     fn order(&self, state: &State, step: Step) -> i32 {
         let draws = match step.pile() {
             Some(_) => 0,
@@ -558,7 +566,7 @@ impl Alexandria {
                     0
                 }
             }
-            None if draws == 0 => 2 << 16,
+            None if draws == 0 => 4 << 16,
             None => (1 << 16) - 2 * draws,
         }
     }
