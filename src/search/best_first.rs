@@ -12,7 +12,7 @@
 use std::mem::size_of;
 
 use super::rollout::{Outcome, Rollout};
-use super::{End, Search, Table};
+use super::{CHECK_EVERY, End, Search, Table};
 use crate::game::{Ask, Game};
 use crate::notation;
 
@@ -152,7 +152,8 @@ const ROOT: u32 = u32::MAX;
 /// proves a win. Every position reached is
 /// recorded in the table when first generated and queued then, so each is
 /// queued once, unless the table forgets it and it is met again. If the
-/// queue runs dry, the deal is lost, as in the walk, even if the table
+/// queue of an attempt with every move runs dry, the deal is lost, as in
+/// the walk, even if the table
 /// forgot positions: every child of an expanded position was either queued
 /// then, or found in the table, so queued before; and all that was queued
 /// was expanded. So the expanded positions hold every child of each, and
@@ -223,7 +224,11 @@ impl<G: Game> BestFirst<G> {
                 return end;
             }
             self.pending = None;
-            if search.at_check() && self.bytes() > self.room {
+            // Every so many expansions, not nodes: a rollout's nodes between
+            // two expansions would make a node count land on the check
+            // only by chance.
+            let expanded = self.closed.len() as u64;
+            if expanded.is_multiple_of(CHECK_EVERY) && self.bytes() > self.room {
                 return End::OutOfRoom;
             }
             search.best = search.best.max(game.cards_home(&state));

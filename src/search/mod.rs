@@ -487,8 +487,8 @@ impl<'a, G: Game> Search<'a, G> {
         self.limits.max_nodes.is_some_and(|max| self.nodes >= max)
     }
 
-    /// Whether the node just counted is one at which the attempt checks
-    /// its memory, as [`Search::count_node`] checks the clock.
+    /// Whether the node just counted is one at which a walk checks its
+    /// memory, as [`Search::count_node`] checks the clock.
     fn at_check(&self) -> bool {
         self.nodes.is_multiple_of(CHECK_EVERY)
     }
@@ -691,6 +691,30 @@ mod tests {
         // free of their wall here, get 150 MiB each and go on to win.
         let report = solve_walk(Walk::line(9_000_000, 1_500_000, 9_000_000), 300 << 20);
         assert_eq!(report.verdict, Verdict::Won, "{:?}", report.stop);
+    }
+
+    /// Rollouts count nodes between expansions, so the check of memory
+    /// goes by expansions. On a ring of 2047 positions every rollout plays
+    /// through all of them, so each expansion comes 2048 nodes after the
+    /// last: a check at every 1024th node count would never fall on one,
+    /// and the attempt would run on to the ring's end past its 4 KiB.
+    #[test]
+    fn a_search_led_by_rollouts_past_its_memory_gives_up() {
+        let ring: Walk = Walk {
+            last: 2046,
+            goal: None,
+            wall: None,
+            ring: true,
+        };
+        let limits = Limits::default();
+        let mut search = Search::new(&ring, &limits);
+        let mut table = Table::new(1 << 20);
+        table.insert(ring.key(&0));
+        let mut best_first = BestFirst::with_rollouts(0, 1, 4096);
+        assert!(matches!(
+            best_first.resume(&mut search, &mut table),
+            End::OutOfRoom
+        ));
     }
 
     fn solve_by_rollouts(walk: Walk, max_nodes: Option<u64>) -> Report {
