@@ -294,9 +294,9 @@ impl<G: Game> Entrant<G> {
 /// level of [`Game::ROLLOUTS`]. Within a few seconds the last of them
 /// gets most of the nodes, as each turn has three times those of the one
 /// before (in Alexandria, with the rollouts first, 2 of deals 1..40 were
-/// won in 5 s each, against 6). A depth-first search free to make every move can
-/// take a wrong turn early and spend millions of positions below it (in
-/// Raglan, shuffling runs between twin cards); a narrowed one, which
+/// won in 5 s each, against 6). A depth-first search free to make every
+/// move can take a wrong turn early and spend millions of positions below
+/// it (in Raglan, shuffling runs between twin cards); a narrowed one, which
 /// leaves out moves the engine judges seldom needed, backs out sooner, and
 /// a best-first one goes back to the early choice as soon as it looks
 /// better than where the search got to. Which is fastest differs from
@@ -306,9 +306,10 @@ impl<G: Game> Entrant<G> {
 /// win cost extra, never a repeated attempt.
 ///
 /// A narrowed walk, or a search led by rollouts, that ends without a win
-/// proves nothing, so it is dropped with the narrower ones. A best-first attempt that expands every
-/// reachable position proves the deal lost, as the full walk does; one
-/// that runs out of memory gives its place to a full walk.
+/// proves nothing, so it is dropped with the narrower ones. A best-first
+/// attempt with every move that expands every reachable position proves
+/// the deal lost, as the full walk does; one that runs out of memory
+/// gives its place to a full walk.
 ///
 /// Each tactic's table has an equal share of the tables' cap, and the
 /// tactics left share the tables of those that end. Besides its table,
