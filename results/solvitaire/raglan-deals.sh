@@ -8,6 +8,9 @@
 #
 #   cargo build --release
 #   results/solvitaire/raglan-deals.sh            # 3 timed runs
+#
+#   cargo build-static                            # a static binary
+#   PATIENCE=target/x86_64-unknown-linux-gnu/release/patience results/solvitaire/raglan-deals.sh
 #   ROUNDS=5 DEALS=300 results/solvitaire/raglan-deals.sh
 #
 # Run it on an idle machine: it measures wall-clock time.
