@@ -67,7 +67,8 @@
 //!
 //! The dead-end test (see `RowsOfFour::is_dead_end`) finds Kings that
 //! can never go home because what their foundations need lies under them
-//! or under other such Kings.
+//! or under other such Kings, and pairs of Kings of a suit neither of
+//! which can go home second (see `RowsOfFour::no_king_can_go_second`).
 //!
 //! # The foundations
 //!
@@ -578,6 +579,38 @@ impl RowsOfFour {
         ((gain - loss) * 8 + tier) * 128 - cost
     }
 
+    /// Whether some suit has both Kings on the tableau and neither can go
+    /// home second. The second King of a suit to go home needs the other
+    /// foundation of its suit at the Queen, the first being at the King:
+    /// both copies of every lower card of the suit home. A King leaves the
+    /// tableau only to go home, so the cards under it stay until it does,
+    /// and the King going second can have none of its suit below the King
+    /// under it. (Of two Kings in one pile the lower goes second; the upper
+    /// lies over all the lower does, so if the lower has such a card under
+    /// it, so has the upper.) Numbered deal 179: the KC over 5C and 9C and
+    /// the KC over 2C, lost at once.
+    fn no_king_can_go_second(&self, state: &State) -> bool {
+        /// The two bits of each rank from the Ace to the Queen (see
+        /// `RowsOfFour::counts`).
+        const BELOW_KING: u32 = (1 << 26) - (1 << 2);
+        // For each suit: its Kings among the piles' starting cards, and of
+        // those the ones with no card of their suit under them.
+        let mut kings = [0u8; 4];
+        let mut clear = [0u8; 4];
+        for p in 0..PILES {
+            let dealt = state.piles[p].dealt_left();
+            for &(at, suit) in self.kings[p]
+                .iter()
+                .take_while(|&&(at, _)| (at as usize) < dealt)
+            {
+                let suit = suit as usize;
+                kings[suit] += 1;
+                clear[suit] += (self.counts[p][at as usize][suit] & BELOW_KING == 0) as u8;
+            }
+        }
+        (0..4).any(|suit| kings[suit] == 2 && clear[suit] == 0)
+    }
+
     /// The talon's places whose card draws (and a redeal) can bring to the
     /// waste's top: with a redeal left, every one; else, or if asked for
     /// `this_pass` only, the top and the stock.
@@ -766,6 +799,9 @@ impl Game for RowsOfFour {
     /// King.) A King over a lower card of its own suit whose other copy is
     /// home or under the same King is the common case.
     fn is_dead_end(&self, state: &State) -> bool {
+        if self.no_king_can_go_second(state) {
+            return true;
+        }
         // The suits with Kings on the tableau, a bit each.
         let mut pending = 0u8;
         for p in 0..PILES {
@@ -1318,6 +1354,37 @@ Redeals: 0
                 .map(|game| game.is_dead_end(&game.initial()))
                 .unwrap()
         );
+    }
+
+    /// Two Kings of a suit on the tableau, each over a lower card of their
+    /// suit: the second to go home would need that card home first, so
+    /// the position is lost, as a plain search finds. With one of them
+    /// over a King of another suit instead, the position is won. Numbered
+    /// deal 179 is lost at once.
+    #[test]
+    fn no_king_of_a_pair_over_its_own_suit_can_go_second() {
+        let empty = ":\n".repeat(6);
+        let lost = format!(
+            "Foundations: KC KC KD KD 9H 9H QS KS\nStock: TH JH QH QH KS\n\
+             : TH KH\n: JH KH\n{empty}"
+        );
+        let won = format!(
+            "Foundations: KC KC KD KD 9H 9H QS KS\nStock: TH JH JH QH QH\n\
+             : TH KH\n: KS KH\n{empty}"
+        );
+        for (text, lost) in [(lost, true), (won, false)] {
+            let board = board(&text);
+            let game = RowsOfFour::new(&board).unwrap();
+            assert_eq!(game.no_king_can_go_second(&game.initial()), lost, "{text}");
+            let truth = plain_search(&RowsOfFourRules, &board, 1_000_000);
+            assert_eq!(truth, Some(!lost), "{text}");
+            let report = solve(&game, &Limits::default(), &mut Tables::new(1 << 24));
+            let verdict = if lost { Verdict::Lost } else { Verdict::Won };
+            assert_eq!(report.verdict, verdict, "{text}");
+        }
+        let deal = crate::deal::deal(&LAYOUT, 179);
+        let game = RowsOfFour::new(&deal).unwrap();
+        assert!(game.no_king_can_go_second(&game.initial()));
     }
 
     /// The same position with its piles in another order and the two
