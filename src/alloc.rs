@@ -86,6 +86,32 @@ fn map(_: usize) -> *mut u8 {
     unreachable!("only Linux blocks are mapped")
 }
 
+/// Moves the pages of the `held` bytes mapped at `from` to the start of
+/// `to`, a fresh mapping of more, so that a growing block keeps its
+/// contents without a copy, and without first touching (so zeroing) the
+/// new pages a copy would write to; `false` if the system would not.
+#[cfg(target_os = "linux")]
+fn remap(from: *mut u8, held: usize, to: *mut u8) -> bool {
+    // SAFETY: both are mappings `map` made, `to` the larger and untouched;
+    // the moved pages replace its first `held` bytes, and the old
+    // addresses are left unmapped.
+    let done = unsafe {
+        libc::mremap(
+            from.cast(),
+            held,
+            held,
+            libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+            to.cast::<libc::c_void>(),
+        )
+    };
+    done != libc::MAP_FAILED
+}
+
+#[cfg(not(target_os = "linux"))]
+fn remap(_: *mut u8, _: usize, _: *mut u8) -> bool {
+    unreachable!("only Linux blocks are mapped")
+}
+
 /// Gives back a block [`map`] made for `size` bytes.
 fn unmap(ptr: *mut u8, size: usize) {
     #[cfg(target_os = "linux")]
@@ -134,8 +160,27 @@ unsafe impl GlobalAlloc for HugePages {
             // SAFETY: forwarded as given.
             return unsafe { System.realloc(ptr, layout, new_size) };
         }
-        if old && new && layout.size().next_multiple_of(HUGE) == new_size.next_multiple_of(HUGE) {
-            return ptr;
+        if old && new {
+            let (held, wanted) = (
+                layout.size().next_multiple_of(HUGE),
+                new_size.next_multiple_of(HUGE),
+            );
+            if wanted <= held {
+                if wanted < held {
+                    // SAFETY: the tail lies inside the mapping `map` made,
+                    // past the bytes the block keeps.
+                    unmap(unsafe { ptr.add(wanted) }, held - wanted);
+                }
+                return ptr;
+            }
+            let moved = map(new_size);
+            if moved.is_null() {
+                return moved;
+            }
+            if remap(ptr, held, moved) {
+                return moved;
+            }
+            unmap(moved, new_size);
         }
         // SAFETY: the caller guarantees `new_size` with the old alignment
         // makes a valid layout.
