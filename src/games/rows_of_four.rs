@@ -314,6 +314,32 @@ fn suit_tops(home: &[u8; FOUNDATIONS]) -> ([u8; 4], [u8; 4]) {
     (low, high)
 }
 
+/// Two bits a rank from the Ace to the Queen, as in `RowsOfFour::counts`:
+/// the low bit of each.
+const LOW_BITS: u32 = 0x0155_5554;
+
+/// The low bits (see [`LOW_BITS`]) of the ranks up to `top`.
+const fn up_to(top: u8) -> u32 {
+    LOW_BITS & ((4u32 << (2 * top as u32)) - 1)
+}
+
+/// Whether one of a suit's foundations, at `low` and `high`, could be
+/// built up to the Queen from the copies not home, when `under` (two bits
+/// a rank, as in `RowsOfFour::counts`) are out of reach: for each rank it
+/// needs, the copies not home must outnumber those out of reach. Worked
+/// out on all twelve ranks at once, in two-bit fields of 0 to 2: rank by
+/// rank, this took most of the dead-end test's time.
+fn builds_to_queen(low: u8, high: u8, under: u32) -> bool {
+    let out = 2 * LOW_BITS - up_to(high) - up_to(low);
+    let (out_two, under_two) = (out >> 1, under >> 1);
+    let free = (out_two & !under_two | out & !out_two & !under_two & !under) & LOW_BITS;
+    let builds = |top: u8| {
+        let needed = LOW_BITS & !up_to(top);
+        top < 13 && free & needed == needed
+    };
+    builds(high) || builds(low)
+}
+
 /// Whether `card`, free (a tableau top or the waste's top), may go home
 /// now, and going there first loses no win: the engine then offers that
 /// move alone.
@@ -384,6 +410,16 @@ pub struct State {
     /// [`RowsOfFour::NARROWINGS`]). Not in the key: only narrowed searches
     /// read it.
     rearranged: u8,
+    /// Whether the move that reached the position changed what
+    /// [`RowsOfFour::kings_stuck`] reads: a card home, a starting card
+    /// uncovered, a card on an empty pile (and set for the start). After
+    /// any other move (most of a walk's) the answer is the parent's, and a
+    /// search expands only a parent that was no dead end, so the test is
+    /// skipped. Testing every position expanded took a quarter of a walk's
+    /// instructions. A position whose parent was never tested is only
+    /// tested less: skipping a sound test never makes a verdict wrong. Not
+    /// in the key: it tells how the position was reached.
+    kings_moved: bool,
 }
 
 impl State {
@@ -579,6 +615,79 @@ impl RowsOfFour {
         ((gain - loss) * 8 + tier) * 128 - cost
     }
 
+    /// A King leaves the tableau only to go home: no card takes it. So
+    /// the cards under it stay until it goes home, on a foundation of its
+    /// suit showing a Queen. The test finds the suits whose Kings on the
+    /// tableau may ever go home: a suit may when one of its foundations
+    /// not yet at its King could be built up to the Queen from copies not
+    /// home and not under a King of a suit not (yet) found to; each suit
+    /// found frees the cards under its Kings, and the search goes on
+    /// until no more is found. If some King on the tableau is of a suit
+    /// never found, the position is lost: the first of those Kings to go
+    /// home would need its foundation built to the Queen, and every card
+    /// put there came out from under no King of those suits, which have
+    /// not moved; so its suit would have been found.
+    ///
+    /// (A King on the tableau lies among its pile's starting cards still
+    /// there, or alone at the bottom of an emptied pile: no run card is a
+    /// King.) A King over a lower card of its own suit whose other copy is
+    /// home or under the same King is the common case.
+    fn kings_stuck(&self, state: &State) -> bool {
+        if self.no_king_can_go_second(state) {
+            return true;
+        }
+        // The suits with Kings on the tableau, a bit each.
+        let mut pending = 0u8;
+        for p in 0..PILES {
+            let code = state.piles[p];
+            let dealt = code.dealt_left();
+            for &(at, suit) in &self.kings[p] {
+                if (at as usize) < dealt {
+                    pending |= 1 << suit;
+                }
+            }
+            if let Some(card) = code.base_card()
+                && card.rank() == Rank::KING
+            {
+                pending |= 1 << card.suit().index();
+            }
+        }
+        if pending == 0 {
+            return false;
+        }
+        let (low, high) = suit_tops(&state.home);
+        loop {
+            // The cards under the Kings of the suits still pending.
+            let mut under = [0u32; 4];
+            for p in 0..PILES {
+                let dealt = state.piles[p].dealt_left();
+                let cover = (self.kings[p].iter().rev())
+                    .find(|&&(at, suit)| (at as usize) < dealt && pending >> suit & 1 != 0);
+                if let Some(&(at, _)) = cover {
+                    for (total, count) in under.iter_mut().zip(self.counts[p][at as usize]) {
+                        *total += count;
+                    }
+                }
+            }
+            let mut found = 0u8;
+            for suit in 0..4 {
+                if pending >> suit & 1 == 0 {
+                    continue;
+                }
+                if builds_to_queen(low[suit], high[suit], under[suit]) {
+                    found |= 1 << suit;
+                }
+            }
+            if found == 0 {
+                return true;
+            }
+            pending &= !found;
+            if pending == 0 {
+                return false;
+            }
+        }
+    }
+
     /// Whether some suit has both Kings on the tableau and neither can go
     /// home second. The second King of a suit to go home needs the other
     /// foundation of its suit at the Queen, the first being at the King:
@@ -720,6 +829,7 @@ impl Game for RowsOfFour {
                 cursor: waste.len() as u8,
                 redeals: board.redeals.unwrap_or(REDEALS),
                 rearranged: 0,
+                kings_moved: true,
             },
         })
     }
@@ -781,83 +891,10 @@ impl Game for RowsOfFour {
     /// start small. 1000 and 10 000 won the same 47 of deals 1..60.
     const FIRST_TURN_NODES: u64 = 10_000;
 
-    /// A King leaves the tableau only to go home: no card takes it. So
-    /// the cards under it stay until it goes home, on a foundation of its
-    /// suit showing a Queen. The test finds the suits whose Kings on the
-    /// tableau may ever go home: a suit may when one of its foundations
-    /// not yet at its King could be built up to the Queen from copies not
-    /// home and not under a King of a suit not (yet) found to; each suit
-    /// found frees the cards under its Kings, and the search goes on
-    /// until no more is found. If some King on the tableau is of a suit
-    /// never found, the position is lost: the first of those Kings to go
-    /// home would need its foundation built to the Queen, and every card
-    /// put there came out from under no King of those suits, which have
-    /// not moved; so its suit would have been found.
-    ///
-    /// (A King on the tableau lies among its pile's starting cards still
-    /// there, or alone at the bottom of an emptied pile: no run card is a
-    /// King.) A King over a lower card of its own suit whose other copy is
-    /// home or under the same King is the common case.
+    /// See [`RowsOfFour::kings_stuck`], and `State::kings_moved` for when
+    /// it is skipped.
     fn is_dead_end(&self, state: &State) -> bool {
-        if self.no_king_can_go_second(state) {
-            return true;
-        }
-        // The suits with Kings on the tableau, a bit each.
-        let mut pending = 0u8;
-        for p in 0..PILES {
-            let code = state.piles[p];
-            let dealt = code.dealt_left();
-            for &(at, suit) in &self.kings[p] {
-                if (at as usize) < dealt {
-                    pending |= 1 << suit;
-                }
-            }
-            if let Some(card) = code.base_card()
-                && card.rank() == Rank::KING
-            {
-                pending |= 1 << card.suit().index();
-            }
-        }
-        if pending == 0 {
-            return false;
-        }
-        let (low, high) = suit_tops(&state.home);
-        loop {
-            // The cards under the Kings of the suits still pending.
-            let mut under = [0u32; 4];
-            for p in 0..PILES {
-                let dealt = state.piles[p].dealt_left();
-                let cover = (self.kings[p].iter().rev())
-                    .find(|&&(at, suit)| (at as usize) < dealt && pending >> suit & 1 != 0);
-                if let Some(&(at, _)) = cover {
-                    for (total, count) in under.iter_mut().zip(self.counts[p][at as usize]) {
-                        *total += count;
-                    }
-                }
-            }
-            let mut found = 0u8;
-            for suit in 0..4 {
-                if pending >> suit & 1 == 0 {
-                    continue;
-                }
-                // A rank is free when a copy not home is not under a King.
-                let free = |rank: u8| {
-                    let out = 2 - (high[suit] >= rank) as u32 - (low[suit] >= rank) as u32;
-                    out > under[suit] >> (2 * rank) & 3
-                };
-                let builds = |top: u8| top < 13 && (top + 1..=12).all(free);
-                if builds(high[suit]) || builds(low[suit]) {
-                    found |= 1 << suit;
-                }
-            }
-            if found == 0 {
-                return true;
-            }
-            pending &= !found;
-            if pending == 0 {
-                return false;
-            }
-        }
+        state.kings_moved && self.kings_stuck(state)
     }
 
     fn is_won(&self, state: &State) -> bool {
@@ -998,6 +1035,11 @@ impl Game for RowsOfFour {
                 next.tops[to] = card.index() as u8;
             }
         }
+        next.kings_moved = match (step.from, step.to) {
+            (_, None) => true,
+            (From::Pile(p), _) if state.piles[p as usize].run_len() == 0 => true,
+            (_, Some(to)) => state.piles[to as usize].is_empty(),
+        };
         next
     }
 
@@ -1354,6 +1396,33 @@ Redeals: 0
                 .map(|game| game.is_dead_end(&game.initial()))
                 .unwrap()
         );
+    }
+
+    /// The foundations' check on all ranks at once gives what a check rank
+    /// by rank gives, for every pair of foundation tops and many spreads of
+    /// copies out of reach.
+    #[test]
+    fn building_to_the_queen_is_checked_rank_by_rank() {
+        let mut picks = Picks(0x2545_F491_4F6C_DD1D);
+        for _ in 0..2000 {
+            let under = (1..=13).fold(0u32, |under, rank| {
+                under | (picks.below(3) as u32) << (2 * rank)
+            });
+            for high in 0..=13u8 {
+                for low in 0..=high {
+                    let free = |rank: u8| {
+                        let out = 2 - (high >= rank) as u32 - (low >= rank) as u32;
+                        out > under >> (2 * rank) & 3
+                    };
+                    let builds = |top: u8| top < 13 && (top + 1..=12).all(free);
+                    assert_eq!(
+                        builds_to_queen(low, high, under),
+                        builds(high) || builds(low),
+                        "{low} {high} {under:#x}"
+                    );
+                }
+            }
+        }
     }
 
     /// Two Kings of a suit on the tableau, each over a lower card of their
