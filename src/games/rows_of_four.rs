@@ -65,10 +65,10 @@
 //! under other cards; the start is reached by no move. Either way `T`,
 //! cheaper than `E`, was expanded: a contradiction.
 //!
-//! The dead-end test (see `RowsOfFour::is_dead_end`) finds Kings that
-//! can never go home because what their foundations need lies under them
-//! or under other such Kings, and pairs of Kings of a suit neither of
-//! which can go home second (see `RowsOfFour::no_king_can_go_second`).
+//! The dead-end test (see `RowsOfFour::kings_stuck`) finds Kings that can
+//! never go home because what their foundations need lies under them or
+//! under other such Kings; the second King of a suit to go home needs both
+//! copies of every lower card of its suit home.
 //!
 //! # The foundations
 //!
@@ -317,6 +317,19 @@ fn suit_tops(home: &[u8; FOUNDATIONS]) -> ([u8; 4], [u8; 4]) {
 /// Two bits a rank from the Ace to the Queen, as in `RowsOfFour::counts`:
 /// the low bit of each.
 const LOW_BITS: u32 = 0x0155_5554;
+
+/// Both bits of each rank from the Ace to the Queen.
+const BELOW_KING: u32 = 3 * LOW_BITS;
+
+/// A King on the tableau named by its pile and its place among the pile's
+/// starting cards, or [`BASE_KING`] for one alone at the bottom of an
+/// emptied pile.
+const fn king_place(pile: usize, at: u8) -> u8 {
+    (pile as u8) << 5 | at
+}
+
+/// See [`king_place`]: past every starting card's place.
+const BASE_KING: u8 = MAX_START as u8;
 
 /// The low bits (see [`LOW_BITS`]) of the ranks up to `top`.
 const fn up_to(top: u8) -> u32 {
@@ -615,109 +628,143 @@ impl RowsOfFour {
         ((gain - loss) * 8 + tier) * 128 - cost
     }
 
-    /// A King leaves the tableau only to go home: no card takes it. So
-    /// the cards under it stay until it goes home, on a foundation of its
-    /// suit showing a Queen. The test finds the suits whose Kings on the
-    /// tableau may ever go home: a suit may when one of its foundations
-    /// not yet at its King could be built up to the Queen from copies not
-    /// home and not under a King of a suit not (yet) found to; each suit
-    /// found frees the cards under its Kings, and the search goes on
-    /// until no more is found. If some King on the tableau is of a suit
-    /// never found, the position is lost: the first of those Kings to go
-    /// home would need its foundation built to the Queen, and every card
-    /// put there came out from under no King of those suits, which have
-    /// not moved; so its suit would have been found.
+    /// Whether some King on the tableau can never go home: a sound
+    /// dead-end test. A King leaves the tableau only to go home (no card
+    /// takes it, and only the waste fills an empty pile), so the cards
+    /// under it stay until it does, and it goes home on a foundation of its
+    /// suit at the Queen. The first King of a suit to go home needs one of
+    /// the suit's two foundations built to the Queen; the second needs the
+    /// other too, so both copies of every lower card of its suit home
+    /// first, and none of them may lie under it.
+    ///
+    /// The test takes the Kings of each suit as going home one after the
+    /// other, and finds which could, over and over: the first of a suit
+    /// when one of its foundations could be built to the Queen from copies
+    /// not home and not under a King still on the tableau; the second when
+    /// no lower card of its suit not home lies under a King still there.
+    /// Of a suit's two Kings, one with a lower card of its suit under it
+    /// must go first; if neither has, either may, and each order is tried
+    /// (at most 16 for four suits). If both have, neither can go second.
+    /// Each King found to go frees the cards under it; if in the end some
+    /// King is left whichever order is tried, the position is lost: take a
+    /// winning line's order, and the first King left to go home in it
+    /// would, at that moment, meet its condition with fewer cards free
+    /// than the test allowed, so the test would have found it. (Two Kings
+    /// in one pile: the lower can go first in no line, and trying it only
+    /// frees nothing, since the upper covers all it does.)
     ///
     /// (A King on the tableau lies among its pile's starting cards still
     /// there, or alone at the bottom of an emptied pile: no run card is a
-    /// King.) A King over a lower card of its own suit whose other copy is
-    /// home or under the same King is the common case.
+    /// King.) Numbered deal 101: both 8H under the KH of pile 7. Deal 179:
+    /// one KC over 5C and 9C, the other over 2C, so neither goes second.
+    /// Deal 188: the KS over 4S must go before the other KS, which needs the
+    /// QS and 9S under the two KH home; the second KH needs the 5H under
+    /// that KS. (Taking each suit's Kings as one, the test found deals 101,
+    /// 406, 440 and 846 of 1..1000 lost at the start; taking them one by
+    /// one, 31.)
     fn kings_stuck(&self, state: &State) -> bool {
-        if self.no_king_can_go_second(state) {
-            return true;
-        }
-        // The suits with Kings on the tableau, a bit each.
-        let mut pending = 0u8;
+        // Each suit's Kings on the tableau, by place (see `king_place`),
+        // and whether each has no lower card of its suit under it.
+        let mut count = [0u8; 4];
+        let mut places = [[0u8; 2]; 4];
+        let mut clear = [[true; 2]; 4];
         for p in 0..PILES {
             let code = state.piles[p];
             let dealt = code.dealt_left();
-            for &(at, suit) in &self.kings[p] {
-                if (at as usize) < dealt {
-                    pending |= 1 << suit;
-                }
+            for &(at, suit) in self.kings[p]
+                .iter()
+                .take_while(|&&(at, _)| (at as usize) < dealt)
+            {
+                let (suit, n) = (suit as usize, count[suit as usize] as usize);
+                places[suit][n] = king_place(p, at);
+                clear[suit][n] = self.counts[p][at as usize][suit] & BELOW_KING == 0;
+                count[suit] += 1;
             }
             if let Some(card) = code.base_card()
                 && card.rank() == Rank::KING
             {
-                pending |= 1 << card.suit().index();
+                let (suit, n) = (card.suit().index(), count[card.suit().index()] as usize);
+                places[suit][n] = king_place(p, BASE_KING);
+                count[suit] += 1;
             }
         }
-        if pending == 0 {
+        if count == [0; 4] {
             return false;
         }
-        let (low, high) = suit_tops(&state.home);
+        // The first of each pair to go home: the one over a lower card of
+        // its suit, or either (`choices`) if neither is.
+        // (A suit with one King or none never reads its entry.)
+        let mut first = [0; 4];
+        let mut choices = 0u8;
+        for suit in (0..4).filter(|&suit| count[suit] == 2) {
+            first[suit] = match clear[suit] {
+                [false, false] => return true,
+                [false, true] => places[suit][0],
+                [true, false] => places[suit][1],
+                [true, true] => {
+                    choices |= 1 << suit;
+                    places[suit][0]
+                }
+            };
+        }
+        let mut chosen = choices;
         loop {
-            // The cards under the Kings of the suits still pending.
+            for suit in (0..4).filter(|&suit| choices >> suit & 1 != 0) {
+                first[suit] = places[suit][(chosen >> suit & 1) as usize];
+            }
+            if self.kings_go_home(state, &count, &first) {
+                return false;
+            }
+            if chosen == 0 {
+                return true;
+            }
+            chosen = (chosen - 1) & choices;
+        }
+    }
+
+    /// Whether every King on the tableau could go home, `count` of each
+    /// suit, the King at `first` (a place, see `king_place`) first of a
+    /// suit with two (see [`RowsOfFour::kings_stuck`]).
+    fn kings_go_home(&self, state: &State, count: &[u8; 4], first: &[u8; 4]) -> bool {
+        let (low, high) = suit_tops(&state.home);
+        // Each suit's Kings found to go home.
+        let mut gone = [0u8; 4];
+        loop {
+            let there = |suit: usize, place: u8| match gone[suit] {
+                0 => true,
+                1 => count[suit] == 2 && place != first[suit],
+                _ => false,
+            };
+            // The cards under the Kings still on the tableau.
             let mut under = [0u32; 4];
             for p in 0..PILES {
                 let dealt = state.piles[p].dealt_left();
-                let cover = (self.kings[p].iter().rev())
-                    .find(|&&(at, suit)| (at as usize) < dealt && pending >> suit & 1 != 0);
+                let cover = (self.kings[p].iter().rev()).find(|&&(at, suit)| {
+                    (at as usize) < dealt && there(suit as usize, king_place(p, at))
+                });
                 if let Some(&(at, _)) = cover {
                     for (total, count) in under.iter_mut().zip(self.counts[p][at as usize]) {
                         *total += count;
                     }
                 }
             }
-            let mut found = 0u8;
+            let mut found = false;
             for suit in 0..4 {
-                if pending >> suit & 1 == 0 {
-                    continue;
-                }
-                if builds_to_queen(low[suit], high[suit], under[suit]) {
-                    found |= 1 << suit;
-                }
+                let goes = match gone[suit] {
+                    done if done == count[suit] => false,
+                    0 => builds_to_queen(low[suit], high[suit], under[suit]),
+                    _ => under[suit] & BELOW_KING == 0,
+                };
+                gone[suit] += goes as u8;
+                found |= goes;
             }
-            if found == 0 {
+            if gone == *count {
                 return true;
             }
-            pending &= !found;
-            if pending == 0 {
+            if !found {
                 return false;
             }
         }
-    }
-
-    /// Whether some suit has both Kings on the tableau and neither can go
-    /// home second. The second King of a suit to go home needs the other
-    /// foundation of its suit at the Queen, the first being at the King:
-    /// both copies of every lower card of the suit home. A King leaves the
-    /// tableau only to go home, so the cards under it stay until it does,
-    /// and the King going second can have none of its suit below the King
-    /// under it. (Of two Kings in one pile the lower goes second; the upper
-    /// lies over all the lower does, so if the lower has such a card under
-    /// it, so has the upper.) Numbered deal 179: the KC over 5C and 9C and
-    /// the KC over 2C, lost at once.
-    fn no_king_can_go_second(&self, state: &State) -> bool {
-        /// The two bits of each rank from the Ace to the Queen (see
-        /// `RowsOfFour::counts`).
-        const BELOW_KING: u32 = (1 << 26) - (1 << 2);
-        // For each suit: its Kings among the piles' starting cards, and of
-        // those the ones with no card of their suit under them.
-        let mut kings = [0u8; 4];
-        let mut clear = [0u8; 4];
-        for p in 0..PILES {
-            let dealt = state.piles[p].dealt_left();
-            for &(at, suit) in self.kings[p]
-                .iter()
-                .take_while(|&&(at, _)| (at as usize) < dealt)
-            {
-                let suit = suit as usize;
-                kings[suit] += 1;
-                clear[suit] += (self.counts[p][at as usize][suit] & BELOW_KING == 0) as u8;
-            }
-        }
-        (0..4).any(|suit| kings[suit] == 2 && clear[suit] == 0)
     }
 
     /// The talon's places whose card draws (and a redeal) can bring to the
@@ -1425,35 +1472,60 @@ Redeals: 0
         }
     }
 
-    /// Two Kings of a suit on the tableau, each over a lower card of their
-    /// suit: the second to go home would need that card home first, so
-    /// the position is lost, as a plain search finds. With one of them
-    /// over a King of another suit instead, the position is won. Numbered
-    /// deal 179 is lost at once.
+    /// Kings of one suit taken one by one. Two Kings of a suit each over a
+    /// lower card of their suit: the second to go home would need that card
+    /// home first. A KS over the JS must go before the other KS, which
+    /// needs both QS, under the two KH, home first; the second KH needs the
+    /// JH under that KS: a cycle. Each is lost, as a plain search finds,
+    /// where taking each suit's Kings as one found them open; with the
+    /// cards that close the cycle moved, each is won. Numbered deals 179
+    /// (a pair) and 188 (a cycle) are lost at once.
     #[test]
-    fn no_king_of_a_pair_over_its_own_suit_can_go_second() {
-        let empty = ":\n".repeat(6);
-        let lost = format!(
+    fn the_second_king_of_a_suit_needs_every_lower_card_of_its_suit() {
+        let empty = |piles: usize| ":\n".repeat(8 - piles);
+        let pair = format!(
             "Foundations: KC KC KD KD 9H 9H QS KS\nStock: TH JH QH QH KS\n\
-             : TH KH\n: JH KH\n{empty}"
+             : TH KH\n: JH KH\n{}",
+            empty(2)
         );
-        let won = format!(
+        let pair_won = format!(
             "Foundations: KC KC KD KD 9H 9H QS KS\nStock: TH JH JH QH QH\n\
-             : TH KH\n: KS KH\n{empty}"
+             : TH KH\n: KS KH\n{}",
+            empty(2)
         );
-        for (text, lost) in [(lost, true), (won, false)] {
+        let cycle = format!(
+            "Foundations: KC KC KD KD TH TH TS TS\nStock: JS JH QH QH\n\
+             : JS KS\n: JH KS\n: QS KH\n: QS KH\n{}",
+            empty(4)
+        );
+        let cycle_won = cycle.replace(": JH KS", ": KS JH");
+        // Only the KH over the QS may go first: the QS frees the KS, and
+        // the KS the JH the second KH needs. The test tries the other first.
+        let order = format!(
+            "Foundations: QC KC KD KD TH TH JS KS\nStock: JH QH QH\n\
+             : QS KH\n: KC KH\n: JH KS\n{}",
+            empty(3)
+        );
+        for (text, lost) in [
+            (pair, true),
+            (pair_won, false),
+            (cycle, true),
+            (cycle_won, false),
+            (order, false),
+        ] {
             let board = board(&text);
             let game = RowsOfFour::new(&board).unwrap();
-            assert_eq!(game.no_king_can_go_second(&game.initial()), lost, "{text}");
+            assert_eq!(game.kings_stuck(&game.initial()), lost, "{text}");
             let truth = plain_search(&RowsOfFourRules, &board, 1_000_000);
             assert_eq!(truth, Some(!lost), "{text}");
             let report = solve(&game, &Limits::default(), &mut Tables::new(1 << 24));
             let verdict = if lost { Verdict::Lost } else { Verdict::Won };
             assert_eq!(report.verdict, verdict, "{text}");
         }
-        let deal = crate::deal::deal(&LAYOUT, 179);
-        let game = RowsOfFour::new(&deal).unwrap();
-        assert!(game.no_king_can_go_second(&game.initial()));
+        for n in [179, 188] {
+            let game = RowsOfFour::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+            assert!(game.kings_stuck(&game.initial()), "deal {n}");
+        }
     }
 
     /// The same position with its piles in another order and the two
@@ -1835,5 +1907,20 @@ Redeals: 0
                 "deal {n}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tmp_probe {
+    use super::*;
+    #[test]
+    fn probe_count() {
+        let d: Vec<u64> = (1..=1000)
+            .filter(|&n| {
+                let game = RowsOfFour::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+                game.kings_stuck(&game.initial())
+            })
+            .collect();
+        eprintln!("dead {} {:?}", d.len(), d);
     }
 }
