@@ -61,6 +61,14 @@ pub trait Game: Sized {
     /// for a game without them.
     const ROLLOUTS: &'static [u32] = &[];
 
+    /// The level of narrowing of the rollouts that lead a search narrowed
+    /// at `level` (see [`Game::ROLLOUTS`]): by default `level` itself. A
+    /// game may let the search choose among more moves than its rollouts
+    /// play.
+    fn rollout_level(level: u32) -> u32 {
+        level
+    }
+
     /// The node budget of the search's first turn; each next one has three
     /// times the one before.
     const FIRST_TURN_NODES: u64 = 100_000;

@@ -600,17 +600,42 @@ impl Game for Alexandria {
     /// (93) against 1 (91). Of the other level 2s tried, a window of 3 or
     /// up to 2 or 3 moves that rearrange won 8; none that rearrange, 5.
     const NARROWINGS: &'static [u32] = &[1, 2, 3];
-    /// Best-first searches led by rollouts at levels 1 and 2: a rollout
+    /// Best-first searches led by rollouts at levels 1, 2 and 3: a rollout
     /// plays on the move [`Alexandria::order`] puts first, and its end is
     /// judged by [`Game::score`]. Numbered deals 1..40, `--timeout 5s`,
     /// two at a time beside another busy process: the walks alone won 1
     /// (most cards home 72 on average, `results/alexandria.csv` of commit
-    /// b1c9e47); with these after them, 6 (97). Rollouts at levels 1, 2
-    /// and 3: 5 (93); at 1 and 2 without the narrowed walks: 5 (95).
-    /// Alone at 3M positions a deal, level 2 won 6 deals and level 1 won
-    /// 4, one of them not among level 2's.
-    const ROLLOUTS: &'static [u32] = &[1, 2];
+    /// b1c9e47); with rollouts at levels 1 and 2 after them, 6 (97); at
+    /// 1 and 2 without the narrowed walks, 5 (95).
+    ///
+    /// Different searches win different deals, so the third searches
+    /// among level 3's moves, led by level 2's rollouts (see
+    /// [`Alexandria::rollout_level`]). Alone at 2M positions a deal
+    /// (`--tactic rollouts-N --max-nodes 2000000`, one at a time), deals
+    /// 1..40 and 41..80: level 1 won 7 and 1 (most cards home 96.8 and
+    /// 90.9 on average), level 2 won 10 and 2 (104.2, 92.8), this one 8
+    /// and 2 (102.5, 91.7), three of them (25, 72 and 74) won by neither
+    /// of the others. (Level 3 led by its own rollouts, after levels 1
+    /// and 2 in the rotation, had won 5 of deals 1..40 at 5 s, against
+    /// 6 without it.) Last in the rotation (turn 6), it takes nodes that
+    /// went to the full walk's second turn and the narrowed walks' later
+    /// ones: the full walk gives up for want of memory within 150k
+    /// positions, and each narrowed walk alone gets no more than 47 cards
+    /// home on deal 1 in 20M positions. The default search,
+    /// `--max-nodes 20000000`, one deal at a time: deals 1..40 went from
+    /// 12 won (most cards home 107.5 on average) to 14 (112.2), deals
+    /// 41..80 from 3 (97.2) to 6 (104.7); every new win (25, 26, 69, 72
+    /// and 74) replays under `verify`. At `--timeout 5s`, one deal at a
+    /// time beside another busy process: 12 won (107.5) to 13 (110.3),
+    /// and 3 (97.2) to 5 (101.5).
+    const ROLLOUTS: &'static [u32] = &[1, 2, 3];
     const FIRST_TURN_NODES: u64 = 10_000;
+
+    /// Levels 1 and 2 play their own moves in their rollouts; level 3
+    /// plays level 2's (see [`Alexandria::ROLLOUTS`]).
+    fn rollout_level(level: u32) -> u32 {
+        level.min(2)
+    }
 
     fn new(board: &Board) -> Result<Alexandria, BoardError> {
         AlexandriaRules.validate(board)?;

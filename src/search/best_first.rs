@@ -172,7 +172,8 @@ pub(super) struct BestFirst<G: Game> {
     children: Vec<(G::State, G::Key, i32)>,
     /// The narrowing level, 0 for every move.
     narrowing: u32,
-    /// Set when positions are scored by rollouts, at the same level.
+    /// Set when positions are scored by rollouts (see
+    /// [`Game::rollout_level`]).
     rollout: Option<Rollout<G>>,
     pub(super) room: usize,
 }
@@ -194,11 +195,11 @@ impl<G: Game> BestFirst<G> {
     }
 
     /// An attempt from `root`, already recorded in the table, narrowed at
-    /// `level` and led by rollouts at that level.
+    /// `level` and led by rollouts at [`Game::rollout_level`] of it.
     pub(super) fn with_rollouts(root: G::State, level: u32, room: usize) -> BestFirst<G> {
         BestFirst {
             narrowing: level,
-            rollout: Some(Rollout::new(level)),
+            rollout: Some(Rollout::new(G::rollout_level(level))),
             ..BestFirst::new(root, room)
         }
     }

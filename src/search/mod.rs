@@ -505,16 +505,17 @@ mod tests {
     /// a line it steps either way; on a ring only forward, from `last` back
     /// to 0. Narrowed searches may not step forward from `wall`.
     /// With `BEST` set, the search tries best-first first, scoring a
-    /// position by how far along the line or ring it is.
-    struct Walk<const BEST: bool = false> {
+    /// position by how far along the line or ring it is. With `FREE` set,
+    /// rollouts make every move (see [`Game::rollout_level`]).
+    struct Walk<const BEST: bool = false, const FREE: bool = false> {
         last: u64,
         goal: Option<u64>,
         wall: Option<u64>,
         ring: bool,
     }
 
-    impl<const BEST: bool> Walk<BEST> {
-        fn line(last: u64, goal: u64, wall: u64) -> Walk<BEST> {
+    impl<const BEST: bool, const FREE: bool> Walk<BEST, FREE> {
+        fn line(last: u64, goal: u64, wall: u64) -> Walk<BEST, FREE> {
             Walk {
                 last,
                 goal: Some(goal),
@@ -524,7 +525,7 @@ mod tests {
         }
     }
 
-    impl<const BEST: bool> Game for Walk<BEST> {
+    impl<const BEST: bool, const FREE: bool> Game for Walk<BEST, FREE> {
         const ACYCLIC: bool = false;
         const NARROWINGS: &'static [u32] = &[1, 2];
         const BEST_FIRST: bool = BEST;
@@ -533,7 +534,13 @@ mod tests {
         type Key = u64;
         type Move = u64;
 
-        fn new(_: &Board) -> Result<Walk<BEST>, BoardError> {
+        fn rollout_level(level: u32) -> u32 {
+            match FREE {
+                true => 0,
+                false => level,
+            }
+        }
+        fn new(_: &Board) -> Result<Walk<BEST, FREE>, BoardError> {
             Err(BoardError::whole("a walk is built by hand"))
         }
         fn initial(&self) -> u64 {
@@ -748,6 +755,17 @@ mod tests {
         assert_eq!(report.verdict, Verdict::Unknown);
         assert_eq!(report.stop, Some(Stop::Narrowed));
         assert_eq!(report.best, 20);
+    }
+
+    /// The search is narrowed, and stops at the wall, but its rollouts
+    /// play at the level the game asks for: every move, past the wall.
+    #[test]
+    fn rollouts_play_at_the_games_rollout_level() {
+        let walk: Walk<false, true> = Walk::line(50, 40, 20);
+        let mut tables = Tables::new(1 << 20);
+        let report = solve_alone(&walk, &Limits::default(), &mut tables, Tactic::Rollouts(1));
+        assert_eq!(report.verdict, Verdict::Won);
+        assert_eq!(report.best, 40);
     }
 
     #[test]
