@@ -52,6 +52,12 @@ pub trait Game: Sized {
     /// game searched in full alone.
     const NARROWINGS: &'static [u32] = &[];
 
+    /// The most levels of narrowing the engine knows (see [`Ask`]): a
+    /// tactic asked for past them is refused. Raglan's level is a count of
+    /// moves and has no end; the games whose levels are a table of choices
+    /// have as many as the table.
+    const MAX_NARROWING: u32 = u32::MAX;
+
     /// Whether a best-first search, led by [`Game::score`], stands in for
     /// the full walk (see [`crate::search::solve`]).
     const BEST_FIRST: bool = false;

@@ -63,10 +63,11 @@ enum Command {
         /// Search with one tactic alone, in one go, instead of taking turns
         /// at the game's tactics: `best-first`, `full` (depth-first with
         /// every move), `narrowed-N` (depth-first, leaving out moves the
-        /// engine judges seldom needed, at level N) or `rollouts-N`
-        /// (best-first at level N, each position judged by how far greedy
-        /// play from it gets). For comparing them; a narrowed search that
-        /// ends without a win proves nothing and says `unknown`.
+        /// engine judges seldom needed, at level N: any in Raglan, where N
+        /// counts moves; 1 to 3 in Lanes, Rows of Four and Alexandria) or
+        /// `rollouts-N` (best-first at level N, each position judged by how
+        /// far greedy play from it gets). For comparing them; a narrowed
+        /// search that ends without a win proves nothing and says `unknown`.
         #[arg(long, value_name = "TACTIC")]
         tactic: Option<Tactic>,
         /// Print one JSON object instead of text.
@@ -338,6 +339,7 @@ fn solve(
         .solve_with(&board, limits, tactic)
         .map_err(|e| match e {
             SolveError::Board(e) => bad_input(format!("{label}: {e}")),
+            SolveError::Tactic { .. } => bad_input(e.to_string()),
             unconfirmed => anyhow!("{label}: {unconfirmed}"),
         })?;
     if json {

@@ -1071,6 +1071,18 @@ fn one_tactic_alone_proves_only_what_it_can() {
         patience().args(["solve", "raglan", "10", "--tactic", "sideways"]),
         &["`sideways` is not a tactic"],
     );
+    // Games whose levels are a table of choices refuse a level past it.
+    for (game, tactic) in [
+        ("alexandria", "narrowed-4"),
+        ("alexandria", "rollouts-4"),
+        ("lanes", "narrowed-4"),
+        ("rows-of-four", "narrowed-4"),
+    ] {
+        assert_bad_input(
+            patience().args(["solve", game, "1", "--tactic", tactic]),
+            &["narrowing levels 1 to 3, not 4"],
+        );
+    }
 }
 
 /// A reader that goes away before the output is written (`patience ... |

@@ -58,6 +58,12 @@ pub enum SolveError {
          this is a bug in patience, please report the deal"
     )]
     Unconfirmed(String),
+    #[error("{game} has narrowing levels 1 to {most}, not {level}")]
+    Tactic {
+        game: &'static str,
+        level: u32,
+        most: u32,
+    },
 }
 
 /// A deal by number: RULES.md's numbering or PySolFC's.
@@ -193,6 +199,12 @@ impl GameKind {
         tactic: Option<Tactic>,
     ) -> Result<Report, SolveError> {
         let report = with_game!(self, G => {
+            if let Some(Tactic::Narrowed(level) | Tactic::Rollouts(level)) = tactic
+                && level > G::MAX_NARROWING
+            {
+                let (game, most) = (self.name(), G::MAX_NARROWING);
+                return Err(SolveError::Tactic { game, level, most });
+            }
             let game = G::new(board)?;
             let mut tables = Tables::new(limits.memory);
             match tactic {
