@@ -52,11 +52,11 @@ pub trait Game: Sized {
     /// game searched in full alone.
     const NARROWINGS: &'static [u32] = &[];
 
-    /// The most levels of narrowing the engine knows (see [`Ask`]): a
-    /// tactic asked for past them is refused. Raglan's level is a count of
-    /// moves and has no end; the games whose levels are a table of choices
-    /// have as many as the table.
-    const MAX_NARROWING: u32 = u32::MAX;
+    /// The most levels of narrowing the engine knows (see [`Ask`]), if
+    /// they end: a tactic asked for past them is refused. Raglan's level is
+    /// a count of moves and has no end; the games whose levels are a table
+    /// of choices have as many as the table.
+    const MAX_NARROWING: Option<u32> = None;
 
     /// Whether a best-first search, led by [`Game::score`], stands in for
     /// the full walk (see [`crate::search::solve`]).

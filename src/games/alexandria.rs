@@ -600,7 +600,7 @@ impl Game for Alexandria {
     /// (93) against 1 (91). Of the other level 2s tried, a window of 3 or
     /// up to 2 or 3 moves that rearrange won 8; none that rearrange, 5.
     const NARROWINGS: &'static [u32] = &[1, 2, 3];
-    const MAX_NARROWING: u32 = NARROWED.len() as u32;
+    const MAX_NARROWING: Option<u32> = Some(NARROWED.len() as u32);
     /// Best-first searches led by rollouts at levels 1, 2 and 3: a rollout
     /// plays on the move [`Alexandria::order`] puts first, and its end is
     /// judged by [`Game::score`]. Numbered deals 1..40, `--timeout 5s`,

@@ -182,7 +182,7 @@ impl Game for Lanes {
     /// ends without a win is dropped with the narrower ones, so on a lost
     /// deal the narrowed walks soon leave the full walk alone.
     const NARROWINGS: &'static [u32] = &[1, 2, 3];
-    const MAX_NARROWING: u32 = WINDOWS.len() as u32;
+    const MAX_NARROWING: Option<u32> = Some(WINDOWS.len() as u32);
 
     fn new(board: &Board) -> Result<Lanes, BoardError> {
         LanesRules.validate(board)?;

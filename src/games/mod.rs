@@ -200,9 +200,10 @@ impl GameKind {
     ) -> Result<Report, SolveError> {
         let report = with_game!(self, G => {
             if let Some(Tactic::Narrowed(level) | Tactic::Rollouts(level)) = tactic
-                && level > G::MAX_NARROWING
+                && let Some(most) = G::MAX_NARROWING
+                && level > most
             {
-                let (game, most) = (self.name(), G::MAX_NARROWING);
+                let game = self.name();
                 return Err(SolveError::Tactic { game, level, most });
             }
             let game = G::new(board)?;

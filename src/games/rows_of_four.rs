@@ -933,7 +933,7 @@ impl Game for RowsOfFour {
     /// 6 and 10: 15; a fourth level of window 3 or 12 lost more to the
     /// shorter turns than it won.
     const NARROWINGS: &'static [u32] = &[1, 2, 3];
-    const MAX_NARROWING: u32 = NARROWED.len() as u32;
+    const MAX_NARROWING: Option<u32> = Some(NARROWED.len() as u32);
     /// Most deals are won by the first few hundred positions of a walk
     /// (the moves in `RowsOfFour::order` go a long way), so the turns
     /// start small. 1000 and 10 000 won the same 47 of deals 1..60.
