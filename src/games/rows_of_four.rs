@@ -1910,18 +1910,3 @@ Redeals: 0
         }
     }
 }
-
-#[cfg(test)]
-mod tmp_probe {
-    use super::*;
-    #[test]
-    fn probe_count() {
-        let d: Vec<u64> = (1..=1000)
-            .filter(|&n| {
-                let game = RowsOfFour::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
-                game.kings_stuck(&game.initial())
-            })
-            .collect();
-        eprintln!("dead {} {:?}", d.len(), d);
-    }
-}
