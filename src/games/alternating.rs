@@ -127,6 +127,20 @@ impl PileCode {
         self.dealt_left() + self.run_len() as usize
     }
 
+    /// The code split for keys: the run's length (4 bits) and the origin
+    /// (8 bits), a fixed 12 bits; and the run's suit bits, as many as the
+    /// run is long (the bits above them are 0). A key puts the fixed parts
+    /// of its piles in one place and the suit bits one after the other in
+    /// another: the lengths say where each pile's suit bits start, so such
+    /// a key is as exact as the codes.
+    pub(super) const fn packed(self) -> (u32, u64, u32) {
+        (
+            self.0 >> Self::LEN_SHIFT,
+            (self.0 & ((1 << RUN) - 1)) as u64,
+            self.run_len(),
+        )
+    }
+
     /// Run card `i`'s suit bit, `i` counted from the run's bottom.
     pub(super) const fn bit(self, i: u32) -> u32 {
         self.0 >> i & 1

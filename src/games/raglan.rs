@@ -449,7 +449,7 @@ impl Game for Raglan {
     /// end on their five hardest.)
     const FIRST_TURN_NODES: u64 = 1000;
     type State = State;
-    type Key = [u64; 4];
+    type Key = [u64; 3];
     type Move = Step;
 
     fn new(board: &Board) -> Result<Raglan, BoardError> {
@@ -493,24 +493,30 @@ impl Game for Raglan {
     }
 
     /// The nine pile codes sorted (so positions that differ only in the
-    /// order of piles meet in the table, 225 bits), then the foundations
-    /// (4 bits a suit), the reserve (6 bits) and the pile to build on (4):
-    /// 251 bits, exact. The top bit is always set, so no key is the
-    /// table's empty slot.
-    fn key(&self, state: &State) -> [u64; 4] {
+    /// order of piles meet in the table), each split in two
+    /// ([`PileCode::packed`]): the fixed parts (12 bits each; five in the
+    /// first word, four in the second, then the reserve (6 bits) and the
+    /// pile to build on (4)); and, in the last word, the suit bits of the
+    /// runs one after the other (at most 52, one a run card) under a top
+    /// bit that is always set, so no key is
+    /// the table's empty slot. The foundations are left out: a card is
+    /// home exactly when it is neither on the tableau nor in the reserve.
+    /// Three words, exact, where whole codes took four: a quarter less
+    /// table memory to clear and to read, and a table within a cap holds
+    /// a third more positions.
+    fn key(&self, state: &State) -> [u64; 3] {
         let mut codes = state.piles;
         sort_piles(&mut codes);
-        let mut words = [0u64; 4];
-        let mut put = |bit: u32, value: u64| super::put_bits(&mut words, bit, value);
-        for (i, code) in codes.iter().enumerate() {
-            put(i as u32 * PileCode::BITS, code.0 as u64);
+        let mut heads = [0; PILES];
+        let (mut suits, mut at) = (0, 0);
+        for (head, code) in heads.iter_mut().zip(codes) {
+            let (fixed, bits, len) = code.packed();
+            *head = fixed as u64;
+            suits |= bits << at;
+            at += len;
         }
-        let home = state
-            .home
-            .iter()
-            .enumerate()
-            .fold(0u64, |h, (s, &r)| h | (r as u64) << (4 * s));
-        let rest = PILES as u32 * PileCode::BITS;
+        debug_assert!(at <= 52);
+        let head = |i: usize| heads[i] << (12 * (i % 5));
         // The pile to build on, by its place among the sorted codes: a pile
         // with cards has a code no other pile has.
         let must_build = match state.must_build {
@@ -520,9 +526,12 @@ impl Game for Raglan {
                 .position(|&code| code == state.piles[pile as usize])
                 .expect("the pile is among the codes") as u64,
         };
-        put(rest, home | (state.reserve as u64) << 16 | must_build << 22);
-        words[3] |= 1 << 63;
-        words
+        let rest = (state.reserve as u64 | must_build << 6) << 48;
+        [
+            head(0) | head(1) | head(2) | head(3) | head(4),
+            head(5) | head(6) | head(7) | head(8) | rest,
+            suits | 1 << 63,
+        ]
     }
 
     fn is_won(&self, state: &State) -> bool {
@@ -927,6 +936,54 @@ mod tests {
             }
         }
         expected
+    }
+
+    /// Along play from numbered deals, two positions with the same key are
+    /// the same but for the order of the piles: the packed codes, of
+    /// varying widths, read back one way only, and the foundations left
+    /// out of the key follow from the rest. (The converse fails now and
+    /// then, as it did with fixed-width codes: a starting card moved off
+    /// and back onto the card it was dealt on is a run card then, with
+    /// another code. That costs a position searched twice, never a
+    /// verdict.)
+    #[test]
+    fn keys_tell_positions_apart_exactly() {
+        use std::collections::HashMap;
+        let canonical = |game: &Raglan, state: &State| {
+            let board = game.to_board(state);
+            let mut piles: Vec<String> =
+                board.piles.iter().map(|p| format!("{:?}", p.up)).collect();
+            piles.sort();
+            let building = (state.must_build != NO_PILE)
+                .then(|| game.pile_vec(state, state.must_build as usize));
+            format!("{piles:?} {:?} {building:?}", board.reserve)
+        };
+        let (mut merged, mut widest) = (0, 0);
+        for n in 1..=60 {
+            let game = Raglan::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+            let mut keys: HashMap<[u64; 3], String> = HashMap::new();
+            let (mut state, mut last) = (game.initial(), None);
+            for step in 0..400 {
+                let mut moves = Vec::new();
+                game.moves(&state, last, Ask::FULL, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in &moves {
+                    let next = game.play(&state, mv);
+                    let key = game.key(&next);
+                    let text = canonical(&game, &next);
+                    merged += keys.contains_key(&key) as usize;
+                    assert_eq!(*keys.entry(key).or_insert(text.clone()), text, "deal {n}");
+                    let run_cards = next.piles.iter().map(|code| code.run_len()).sum::<u32>();
+                    widest = widest.max(run_cards);
+                }
+                let pick = (n as usize * 7 + step * 13) % 5 % moves.len();
+                (state, last) = (game.play(&state, moves[pick]), Some(moves[pick]));
+            }
+        }
+        assert!(merged > 1000, "only {merged} positions met twice");
+        assert!(widest > 12, "at most {widest} run cards");
     }
 
     /// By the 0-1 principle, a network of compare-exchanges that sorts
