@@ -502,8 +502,8 @@ impl Game for Raglan {
     /// the table's empty slot. The foundations are left out: a card is
     /// home exactly when it is neither on the tableau nor in the reserve.
     /// Three words, exact, where whole codes took four: a quarter less
-    /// table memory to clear and to read, and a table within a cap holds
-    /// a third more positions.
+    /// table memory to clear and to read, and more slots within a cap (a
+    /// power of two of them: at the default cap, 16M a table against 8M).
     fn key(&self, state: &State) -> [u64; 3] {
         let mut codes = state.piles;
         sort_piles(&mut codes);
