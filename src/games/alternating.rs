@@ -83,8 +83,6 @@ impl PileCode {
     const DEALT_ORIGIN: u32 = 64;
     const EMPTY_ORIGIN: u32 = 255;
     pub(super) const EMPTY: PileCode = PileCode(Self::EMPTY_ORIGIN << Self::ORIGIN_SHIFT);
-    /// The code's width, for packing keys.
-    pub(super) const BITS: u32 = RUN + 4 + 8;
 
     /// Pile `pile` holding `dealt` of its starting cards and no run.
     pub(super) const fn dealt(pile: usize, dealt: usize) -> PileCode {

@@ -165,7 +165,7 @@ impl Lanes {
 impl Game for Lanes {
     const ACYCLIC: bool = false;
     type State = State;
-    type Key = [u64; 4];
+    type Key = [u64; 3];
     type Move = Step;
 
     /// Level `k` plays only the stock's next `WINDOWS[k - 1]` cards (and
@@ -222,24 +222,33 @@ impl Game for Lanes {
     }
 
     /// The six pile codes sorted (positions that differ only in the order
-    /// of the piles are one position), 150 bits; the talon's mask (52),
-    /// cursor (6) and redeals left (1): 209 bits, exact. The foundations
-    /// are left out: every card not on the tableau or in the talon is
-    /// home. The top bit is always set, so no key is the table's empty
-    /// slot.
-    fn key(&self, state: &State) -> [u64; 4] {
+    /// of the piles are one position), each split as Raglan's are
+    /// ([`PileCode::packed`]): the fixed parts (12 bits each), then the
+    /// talon's mask (52); then the cursor (6), the redeals left (1) and
+    /// the runs' suit bits one after the other (at most 52, one a run
+    /// card) under a top bit that is always set, so no key is the table's
+    /// empty slot. The foundations are left out: every card not on the
+    /// tableau or in the talon is home. Three words, exact, where whole
+    /// codes took four.
+    fn key(&self, state: &State) -> [u64; 3] {
         let mut codes = state.piles;
         codes.sort_unstable();
-        let mut words = [0u64; 4];
-        let mut put = |bit: u32, value: u64| super::put_bits(&mut words, bit, value);
-        for (i, code) in codes.iter().enumerate() {
-            put(i as u32 * PileCode::BITS, code.0 as u64);
+        let mut heads = [0; PILES];
+        let (mut suits, mut at) = (0, 0);
+        for (head, code) in heads.iter_mut().zip(codes) {
+            let (fixed, bits, len) = code.packed();
+            *head = fixed as u64;
+            suits |= bits << at;
+            at += len;
         }
-        let rest = PILES as u32 * PileCode::BITS;
-        put(rest, state.talon);
-        put(rest + 52, state.cursor as u64 | (state.redeals as u64) << 6);
-        words[3] |= 1 << 63;
-        words
+        debug_assert!(at <= 52 && state.talon < 1 << 52 && state.redeals < 2);
+        let head = |i: usize| heads[i] << (12 * (i % 5));
+        let turn = state.cursor as u64 | (state.redeals as u64) << 6;
+        [
+            head(0) | head(1) | head(2) | head(3) | head(4),
+            head(5) | state.talon << 12,
+            turn | suits << 7 | 1 << 63,
+        ]
     }
 
     fn is_won(&self, state: &State) -> bool {
@@ -406,6 +415,19 @@ impl Game for Lanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Along play from numbered deals, two positions with the same key are
+    /// the same but for the order of the piles: the packed pile codes read
+    /// back one way only, and the foundations left out of the key follow
+    /// from the rest.
+    #[test]
+    fn keys_tell_positions_apart_exactly() {
+        let games = (1..=60).map(|n| Lanes::new(&crate::deal::deal(&LAYOUT, n)).unwrap());
+        let merged = crate::games::key_check::equal_keys_are_equal_positions(games, 300, |_, _| {
+            String::new()
+        });
+        assert!(merged > 1000, "only {merged} positions met twice");
+    }
 
     /// Each narrowed walk offers only moves the full search offers: no
     /// stock card past its window, none through the redeal while the stock

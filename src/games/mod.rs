@@ -274,6 +274,75 @@ fn pysol_board(game: GameKind, deal: PysolDeal) -> Board {
     }
 }
 
+/// A check for the games' keys, shared by their tests.
+#[cfg(test)]
+pub(crate) mod key_check {
+    use std::collections::HashMap;
+
+    use crate::board::Board;
+    use crate::game::{Ask, Game};
+
+    /// The board with its piles sorted, and the redeals left: what a key
+    /// must tell apart in a game whose piles are alike, but for what the
+    /// game adds (`extra`).
+    fn canonical(board: &Board, extra: String) -> String {
+        let mut piles: Vec<String> = (board.piles.iter())
+            .map(|p| format!("{:?} {:?}", p.down, p.up))
+            .collect();
+        piles.sort();
+        let Board {
+            foundations: _,
+            reserve,
+            stock,
+            waste,
+            redeals,
+            ..
+        } = board;
+        format!("{piles:?} {reserve:?} {stock:?} {waste:?} {redeals:?} {extra}")
+    }
+
+    /// Along play from `games` (a move chosen from the first five by the
+    /// step), two positions with the same key are the same but for the
+    /// order of the piles and for `extra`, which the game gives for what
+    /// its boards leave out. Returns how many positions were met again,
+    /// which the caller checks is not zero.
+    pub(crate) fn equal_keys_are_equal_positions<G: Game>(
+        games: impl IntoIterator<Item = G>,
+        steps: usize,
+        extra: impl Fn(&G, &G::State) -> String,
+    ) -> usize {
+        let mut merged = 0;
+        for (n, game) in games.into_iter().enumerate() {
+            let mut keys: HashMap<G::Key, String> = HashMap::new();
+            let (mut state, mut last) = (game.initial(), None);
+            for step in 0..steps {
+                let mut moves = Vec::new();
+                game.moves(&state, last, Ask::FULL, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in &moves {
+                    let next = game.play(&state, mv);
+                    let text = canonical(&game.to_board(&next), extra(&game, &next));
+                    let key = game.key(&next);
+                    match keys.get(&key) {
+                        Some(known) => {
+                            assert_eq!(*known, text, "game {n}, step {step}");
+                            merged += 1;
+                        }
+                        None => {
+                            keys.insert(key, text);
+                        }
+                    }
+                }
+                let pick = (n * 7 + step * 13) % 5 % moves.len();
+                (state, last) = (game.play(&state, moves[pick]), Some(moves[pick]));
+            }
+        }
+        merged
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
