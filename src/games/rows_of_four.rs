@@ -941,7 +941,7 @@ impl Game for RowsOfFour {
     /// spends millions of positions below an early wrong turn, the rollouts
     /// go back to it. Alone at 3M positions (`--tactic rollouts-N
     /// --max-nodes 3000000`), of the 7 of deals 1..1000 that no walk won
-    /// alone in 5M, level 1 won 457, 509, 641 and 978 within 120k
+    /// alone in 5M, level 1 won 457, 509, 641 and 978 within 160k
     /// positions. Numbered deals 1..1000 at `--max-nodes 4000000`, one at
     /// a time: 13 unknown in 89.3M positions without them; with each
     /// level's rollouts playing its own moves, 5 in 41.5M (206, 235, 326,
