@@ -76,8 +76,18 @@ pub trait Game: Sized {
     }
 
     /// The node budget of the search's first turn; each next one has three
-    /// times the one before.
+    /// times the one before, or, with [`Game::GROWTH_BY_ROUND`], each
+    /// next round of turns.
     const FIRST_TURN_NODES: u64 = 100_000;
+
+    /// Whether the turns' budget grows once a round, when every tactic in
+    /// the rotation has had its turn, rather than at every turn (see
+    /// [`crate::search::solve`]). Growing at every turn, the last of `n`
+    /// tactics gets `3^(n-1)` times the nodes of the first in each round,
+    /// and a tactic that needs just more than its turn waits while the
+    /// others take turns far larger: with many tactics, a game whose wins
+    /// come from any of them may share the nodes evenly instead.
+    const GROWTH_BY_ROUND: bool = false;
 
     /// The engine for a board, or why the board is not one of this game's.
     fn new(board: &Board) -> Result<Self, BoardError>;

@@ -934,10 +934,56 @@ impl Game for RowsOfFour {
     /// shorter turns than it won.
     const NARROWINGS: &'static [u32] = &[1, 2, 3];
     const MAX_NARROWING: Option<u32> = Some(NARROWED.len() as u32);
+    /// Best-first searches led by rollouts at levels 1, 2 and 3 (see
+    /// `search::rollout`), after the walks: a rollout plays on the move
+    /// `RowsOfFour::order` puts first, and the search goes on from the
+    /// positions whose rollouts got the most cards home. Where a walk
+    /// spends millions of positions below an early wrong turn, the rollouts
+    /// go back to it. Alone at 3M positions (`--tactic rollouts-N
+    /// --max-nodes 3000000`), of the 7 of deals 1..1000 that no walk won
+    /// alone in 5M, level 1 won 457, 509, 641 and 978 within 160k
+    /// positions. Numbered deals 1..1000 at `--max-nodes 4000000`, one at
+    /// a time: 13 unknown in 89.3M positions without them; with each
+    /// level's rollouts playing its own moves, 5 in 41.5M (206, 235, 326,
+    /// 342 and 884), and with the budget growing by round (see
+    /// [`RowsOfFour::GROWTH_BY_ROUND`]), 3 in 33.2M (235, 326 and 342),
+    /// and 2 of 1001..1500 in 18.2M; with level 2's rollouts playing level
+    /// 1's moves (see [`RowsOfFour::rollout_level`]), 1 (235) in 25.5M and
+    /// 2 (1212 and 1406) in 17.1M.
+    const ROLLOUTS: &'static [u32] = &[1, 2, 3];
+    /// Seven tactics, each of which wins deals the others do not: growing
+    /// at every turn, the last of them would get 729 times the nodes of
+    /// the first in each round. Numbered deals 1..1000 at `--max-nodes
+    /// 4000000`, one at a time, with rollouts at levels 1, 2 and 3 each
+    /// playing its own moves: growing by round, 3 unknown (235, 326 and
+    /// 342) in 33.2M positions, against 5 in 41.5M; the walks alone, 12
+    /// in 77.7M by round against 13 in 89.3M.
+    const GROWTH_BY_ROUND: bool = true;
     /// Most deals are won by the first few hundred positions of a walk
     /// (the moves in `RowsOfFour::order` go a long way), so the turns
     /// start small. 1000 and 10 000 won the same 47 of deals 1..60.
     const FIRST_TURN_NODES: u64 = 10_000;
+
+    /// Level 2's search plays level 1's moves in its rollouts: a card that
+    /// can go home goes there, only the stock's next 5 cards, one
+    /// rearranging move in a row (see [`Narrowed`]); levels 1 and 3 play
+    /// their own. Greedy play gets far in few moves, and the wider search
+    /// around it picks which lines to play it from: alone at 3M positions,
+    /// level 2 led by level 1's rollouts won deal 326 in 28k positions and
+    /// 342 in 96k, where led by its own it won neither (most cards home 71
+    /// and 56). Yet level 3 led by its own won deal 1135 (at 62k in the
+    /// turns), which the turns with level 1's rollouts at every level left
+    /// unknown at 4M. Deals 1..1000 and 1001..1500 at `--max-nodes
+    /// 4000000`: level 1's rollouts at levels 2 and 3, 1 and 3 unknown in
+    /// 26.0M and 21.6M positions; at level 3 alone, 1 and 3 in 23.8M and
+    /// 21.5M; at level 2 alone (this), 1 and 2 in 25.5M and 17.1M; and
+    /// without level 3's search, 1 and 3 in 25.8M and 21.1M.
+    fn rollout_level(level: u32) -> u32 {
+        match level {
+            2 => 1,
+            level => level,
+        }
+    }
 
     /// See [`RowsOfFour::kings_stuck`], and `State::kings_moved` for when
     /// it is skipped.
@@ -951,6 +997,15 @@ impl Game for RowsOfFour {
 
     fn cards_home(&self, state: &State) -> u32 {
         state.home.iter().map(|&s| slot_rank(s) as u32).sum()
+    }
+
+    /// Where a rollout ends (see [`RowsOfFour::ROLLOUTS`]): the cards
+    /// home. Counting also 2 cards for each redeal left won the same deals
+    /// of 1..1000 at `--max-nodes 4000000` in 2% fewer positions (40.7M)
+    /// with the budget growing at every turn, 3% more with it growing by
+    /// round: no gain worth a term.
+    fn score(&self, state: &State) -> i32 {
+        self.cards_home(state) as i32
     }
 
     /// Moves best first (see `RowsOfFour::order`): a safe move home alone
@@ -1887,6 +1942,31 @@ Redeals: 0
         }
         // 253 and 15 when written.
         assert!(won > 200 && lost > 10, "won {won}, lost {lost}");
+    }
+
+    /// Deals the walks alone left unknown at 4M positions are won with the
+    /// searches led by rollouts within 500k, and the wins replay: 206, 326
+    /// (left unknown at 30M when each level's rollouts played its own
+    /// moves), 509, 978 and 1135 (left unknown at 4M when every level's
+    /// rollouts played level 1's).
+    #[test]
+    fn rollouts_win_what_the_walks_do_not() {
+        let limits = Limits {
+            max_nodes: Some(500_000),
+            ..Limits::default()
+        };
+        let mut tables = Tables::new(1 << 26);
+        for n in [206, 326, 509, 978, 1135] {
+            let deal = crate::deal::deal(&LAYOUT, n);
+            let game = RowsOfFour::new(&deal).unwrap();
+            let report = solve(&game, &limits, &mut tables);
+            assert_eq!(report.verdict, Verdict::Won, "deal {n}");
+            assert_eq!(
+                crate::reference::replay(&RowsOfFourRules, &deal, &report.moves),
+                crate::reference::Replay::Won,
+                "deal {n}"
+            );
+        }
     }
 
     /// Numbered deals solve with the default limits, and every win replays

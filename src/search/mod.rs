@@ -303,7 +303,9 @@ impl<G: Game> Entrant<G> {
 /// deal to deal, so they share the work: each turn has three times the
 /// nodes of the one before (best-first twice that), and takes its
 /// attempt up where its last turn left it, so only the tactics that do not
-/// win cost extra, never a repeated attempt.
+/// win cost extra, never a repeated attempt. A game with
+/// [`Game::GROWTH_BY_ROUND`] has the budget grow three times once a round
+/// instead, every tactic in a round having the same.
 ///
 /// A narrowed walk, or a search led by rollouts, that ends without a win
 /// proves nothing, so it is dropped with the narrower ones. A best-first
@@ -376,10 +378,13 @@ fn take_turns<G: Game>(
                 break (Verdict::Unknown, Some(stop), Vec::new());
             }
             let at = turns as usize % rotation.len();
+            let round_ends = at + 1 == rotation.len();
             let entrant = &mut rotation[at];
             turns += 1;
             let allowance = budget.saturating_mul(entrant.tactic.weight());
-            budget = budget.saturating_mul(TURN_GROWTH);
+            if round_ends || !G::GROWTH_BY_ROUND {
+                budget = budget.saturating_mul(TURN_GROWTH);
+            }
             let table = &mut tables[entrant.table];
             let room = table.cap().max(MIN_PATH_BYTES);
             let end = entrant.turn(&mut search, table, allowance, room);
@@ -506,16 +511,17 @@ mod tests {
     /// to 0. Narrowed searches may not step forward from `wall`.
     /// With `BEST` set, the search tries best-first first, scoring a
     /// position by how far along the line or ring it is. With `FREE` set,
-    /// rollouts make every move (see [`Game::rollout_level`]).
-    struct Walk<const BEST: bool = false, const FREE: bool = false> {
+    /// rollouts make every move (see [`Game::rollout_level`]). With
+    /// `ROUND` set, the turns' budget grows once a round.
+    struct Walk<const BEST: bool = false, const FREE: bool = false, const ROUND: bool = false> {
         last: u64,
         goal: Option<u64>,
         wall: Option<u64>,
         ring: bool,
     }
 
-    impl<const BEST: bool, const FREE: bool> Walk<BEST, FREE> {
-        fn line(last: u64, goal: u64, wall: u64) -> Walk<BEST, FREE> {
+    impl<const BEST: bool, const FREE: bool, const ROUND: bool> Walk<BEST, FREE, ROUND> {
+        fn line(last: u64, goal: u64, wall: u64) -> Walk<BEST, FREE, ROUND> {
             Walk {
                 last,
                 goal: Some(goal),
@@ -525,11 +531,12 @@ mod tests {
         }
     }
 
-    impl<const BEST: bool, const FREE: bool> Game for Walk<BEST, FREE> {
+    impl<const BEST: bool, const FREE: bool, const ROUND: bool> Game for Walk<BEST, FREE, ROUND> {
         const ACYCLIC: bool = false;
         const NARROWINGS: &'static [u32] = &[1, 2];
         const BEST_FIRST: bool = BEST;
         const FIRST_TURN_NODES: u64 = 100;
+        const GROWTH_BY_ROUND: bool = ROUND;
         type State = u64;
         type Key = u64;
         type Move = u64;
@@ -540,7 +547,7 @@ mod tests {
                 false => level,
             }
         }
-        fn new(_: &Board) -> Result<Walk<BEST, FREE>, BoardError> {
+        fn new(_: &Board) -> Result<Walk<BEST, FREE, ROUND>, BoardError> {
             Err(BoardError::whole("a walk is built by hand"))
         }
         fn initial(&self) -> u64 {
@@ -597,6 +604,20 @@ mod tests {
         assert_eq!(report.verdict, Verdict::Won);
         assert_eq!(report.turns, 4);
         assert_eq!(report.nodes, 100 + 300 + 301 + 350);
+    }
+
+    #[test]
+    fn turns_grow_by_round_when_the_game_asks() {
+        // Each of the three walks has 100 nodes, then 300 each: the
+        // narrowed ones stop one short of their wall (301 positions in);
+        // then the full walk, with 900, goes on from 300 to the goal at
+        // 450. Growing at every turn, the second walk's 300 and the third's
+        // 900 would have ended both at the wall (4 turns, 1051 nodes).
+        let walk: Walk<false, false, true> = Walk::line(500, 450, 300);
+        let report = solve(&walk, &Limits::default(), &mut Tables::new(1 << 20));
+        assert_eq!(report.verdict, Verdict::Won);
+        assert_eq!(report.turns, 7);
+        assert_eq!(report.nodes, 3 * 100 + 3 * 200 + 150);
     }
 
     #[test]
