@@ -308,6 +308,24 @@ fn home_slot(home: &[u8; FOUNDATIONS], card: Card) -> Option<usize> {
     home.iter().position(|&s| s == wanted)
 }
 
+/// The cards that can go home, a bit each by [`Card::index`]: the Aces
+/// while a foundation is empty, and the card above each foundation's top.
+/// One mask a position, where [`home_slot`] for each card read every
+/// foundation: a rollout spent a sixth of its time there.
+fn homeable(home: &[u8; FOUNDATIONS]) -> u64 {
+    const ACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+    home.iter().fold(0, |mask, &s| match slot_rank(s) {
+        0 => mask | ACES,
+        13 => mask,
+        rank => mask | 1 << ((s >> 4) as u32 * 13 + rank as u32),
+    })
+}
+
+/// Whether `card` is in a mask of [`homeable`].
+const fn goes_home(mask: u64, card: Card) -> bool {
+    mask >> card.index() & 1 != 0
+}
+
 /// The lowest rank on each suit's three foundations (by suit index): 0
 /// while one of them is not started.
 fn suit_lows(home: &[u8; FOUNDATIONS]) -> [u8; 4] {
@@ -366,8 +384,8 @@ fn suit_lows(home: &[u8; FOUNDATIONS]) -> [u8; 4] {
 ///   twelve foundations and twelve Aces.
 ///
 /// `T` has no more moves than `L`.
-fn safe_home(home: &[u8; FOUNDATIONS], card: Card) -> bool {
-    if home_slot(home, card).is_none() {
+fn safe_home(home: &[u8; FOUNDATIONS], homes: u64, card: Card) -> bool {
+    if !goes_home(homes, card) {
         return false;
     }
     let rank = card.rank().get();
@@ -795,9 +813,10 @@ impl Game for Alexandria {
             .filter(|&p| state.tops[p] != NO_CARD)
             .map(|p| (p as u8, Card::from_index(state.tops[p] as usize)))
             .chain(waste_top.map(|t| (TALON + t, self.talon[t as usize])));
+        let homes = homeable(&state.home);
         let mut greedy = None;
         for (from, card) in free {
-            if safe_home(&state.home, card) {
+            if safe_home(&state.home, homes, card) {
                 out.push(Step {
                     from,
                     count: 1,
@@ -805,7 +824,7 @@ impl Game for Alexandria {
                 });
                 return;
             }
-            if narrowed.is_some_and(|n| n.greedy) && home_slot(&state.home, card).is_some() {
+            if narrowed.is_some_and(|n| n.greedy) && goes_home(homes, card) {
                 greedy = greedy.or(Some(from));
             }
         }
@@ -835,7 +854,7 @@ impl Game for Alexandria {
                 continue;
             }
             let top = Card::from_index(state.tops[p] as usize);
-            if home_slot(&state.home, top).is_some() {
+            if goes_home(homes, top) {
                 out.push(Step {
                     from: p as u8,
                     count: 1,
@@ -893,7 +912,7 @@ impl Game for Alexandria {
             let before = out.len();
             let card = self.talon[t as usize];
             let from = TALON + t;
-            if home_slot(&state.home, card).is_some() {
+            if goes_home(homes, card) {
                 out.push(Step {
                     from,
                     count: 1,
@@ -918,7 +937,9 @@ impl Game for Alexandria {
             playable += (t >= state.cursor && out.len() > before) as u32;
         }
         if ask.ordered {
-            out[start..].sort_by_key(|&step| -self.order(state, step));
+            // Each move's order worked out once, not at each comparison: a
+            // rollout spent a third of its time in `order`.
+            out[start..].sort_by_cached_key(|&step| -self.order(state, step));
         }
     }
 
