@@ -45,7 +45,7 @@ pub trait Game: Sized {
     /// a full search; see [`Game::moves`] on narrowed ones).
     type Key: TableKey;
     /// A move as the engine plays it.
-    type Move: Copy;
+    type Move: Copy + PartialEq;
 
     /// The levels of narrowing of the walks that take turns with the full
     /// search (see [`crate::search::solve`]), narrowest first; none for a

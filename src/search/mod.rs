@@ -778,6 +778,21 @@ mod tests {
         assert_eq!(report.best, 20);
     }
 
+    /// The rollout from position 1 plays on to the wall at 20 (20 nodes).
+    /// Each position expanded after it passes its rollout's first move on
+    /// to the child it leads to, with its score: positions 2 to 9 take the
+    /// first rollout's next eight moves, and only 10 and 19 roll out again
+    /// (11 and 2 nodes). With the 21 positions expanded, 54 nodes, where a
+    /// rollout from every child takes 251 (21 + 20 + 19 + ... + 2, and 21
+    /// from 20, which walks back to 0 where the rollout from 19 went no
+    /// further: the hint's score is not always the child's own).
+    #[test]
+    fn a_child_on_its_parents_rollout_takes_its_score_without_one() {
+        let report = solve_by_rollouts(Walk::line(50, 40, 20), None);
+        assert_eq!(report.stop, Some(Stop::Narrowed));
+        assert_eq!(report.nodes, 21 + 20 + 11 + 2);
+    }
+
     /// The search is narrowed, and stops at the wall, but its rollouts
     /// play at the level the game asks for: every move, past the wall.
     #[test]
