@@ -129,11 +129,7 @@ fn lanes_lies_between_solvitaire_bounds() {
 #[cfg_attr(debug_assertions, ignore = "millions of positions: run with --release")]
 fn a_table_that_forgets_keeps_the_verdicts() {
     let records = records("raglan.jsonl");
-    for (deal, expected) in [
-        (11, Verdict::Lost),
-        (82, Verdict::Lost),
-        (90, Verdict::Won),
-    ] {
+    for (deal, expected) in [(11, Verdict::Lost), (82, Verdict::Lost), (90, Verdict::Won)] {
         let record = records.iter().find(|r| r.deal == deal).expect("the board");
         let board = Board::parse(&record.text).expect("a Solvitaire board parses");
         let solve = |memory| {

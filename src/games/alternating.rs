@@ -263,6 +263,24 @@ impl<const P: usize> StartPiles<P> {
     }
 }
 
+/// The parts of sorted pile codes for a key (see [`PileCode::packed`]):
+/// each code's fixed part shifted to its place, five to a 64-bit word, to
+/// be or-ed into words five by five; and the runs' suit bits one after the
+/// other (at most 52, one a run card).
+#[inline]
+pub(super) fn split_codes<const P: usize>(codes: &[PileCode; P]) -> ([u64; P], u64) {
+    let mut heads = [0; P];
+    let (mut suits, mut at) = (0, 0);
+    for (i, (head, code)) in heads.iter_mut().zip(codes).enumerate() {
+        let (fixed, bits, len) = code.packed();
+        *head = (fixed as u64) << (12 * (i % 5));
+        suits |= bits << at;
+        at += len;
+    }
+    debug_assert!(at <= 52);
+    (heads, suits)
+}
+
 /// The top starting card of a pile with no run above them.
 #[inline]
 pub(super) fn dealt_top(start: &[Card], code: PileCode) -> u8 {

@@ -233,20 +233,12 @@ impl Game for Lanes {
     fn key(&self, state: &State) -> [u64; 3] {
         let mut codes = state.piles;
         codes.sort_unstable();
-        let mut heads = [0; PILES];
-        let (mut suits, mut at) = (0, 0);
-        for (head, code) in heads.iter_mut().zip(codes) {
-            let (fixed, bits, len) = code.packed();
-            *head = fixed as u64;
-            suits |= bits << at;
-            at += len;
-        }
-        debug_assert!(at <= 52 && state.talon < 1 << 52 && state.redeals < 2);
-        let head = |i: usize| heads[i] << (12 * (i % 5));
+        let (heads, suits) = alternating::split_codes(&codes);
+        debug_assert!(state.talon < 1 << 52 && state.redeals < 2);
         let turn = state.cursor as u64 | (state.redeals as u64) << 6;
         [
-            head(0) | head(1) | head(2) | head(3) | head(4),
-            head(5) | state.talon << 12,
+            heads[..5].iter().fold(0, |word, head| word | head),
+            heads[5] | state.talon << 12,
             turn | suits << 7 | 1 << 63,
         ]
     }

@@ -44,8 +44,9 @@ const HINT_MOVES: usize = 8;
 /// time, each a child of the last, so many expansions save a rollout:
 /// Alexandria's deal 10 (`--tactic rollouts-1`) is won through the same
 /// 756 positions in 93.8k nodes, against 120.6k; in 2M nodes, deal 9
-/// (`rollouts-3`) reaches 16.0k positions against 15.0k. Kept beside the queue, by key, so that the queue of a search without
-/// rollouts takes no more room.
+/// (`rollouts-3`) reaches 16.0k positions against 15.0k. Kept beside the
+/// queue, by key, so that the queue of a search without rollouts takes no
+/// more room.
 #[derive(Clone, Copy)]
 struct Hint<M> {
     score: i32,
