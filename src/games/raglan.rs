@@ -501,9 +501,9 @@ impl Game for Raglan {
     /// first word, four in the second, then the reserve (6 bits) and the
     /// pile to build on (4)); and, in the last word, the suit bits of the
     /// runs one after the other (at most 52, one a run card) under a top
-    /// bit that is always set, so no key is
-    /// the table's empty slot. The foundations are left out: a card is
-    /// home exactly when it is neither on the tableau nor in the reserve.
+    /// bit that is always set, so no key is the table's empty slot. The
+    /// foundations are left out: a card is home exactly when it is
+    /// neither on the tableau nor in the reserve.
     /// Three words, exact, where whole codes took four: a quarter less
     /// table memory to clear and to read, and more slots within a cap
     /// (slots come in powers of two: under `--memory 64M`, deal 858's
