@@ -143,9 +143,10 @@ fn sort_piles(codes: &mut [PileCode; PILES]) {
 }
 
 /// For each card (by index), the cards that may be built on it, a bit
-/// each.
-const BUILT_ON_BITS: [u64; Card::COUNT] = {
-    let mut bits = [0; Card::COUNT];
+/// each; none for `NO_CARD` and the other indices past the cards, so that
+/// any `u8` reads it unchecked.
+const BUILT_ON_BITS: [u64; 256] = {
+    let mut bits = [0; 256];
     let mut card = 0;
     while card < Card::COUNT {
         let [a, b] = BUILT_ON[card];
@@ -219,6 +220,11 @@ pub struct Raglan {
     /// Each pile's starting cards, bottom to top.
     start_cards: [[Card; MAX_START]; PILES],
     reserve_cards: [Card; RESERVE],
+    /// The cards the reserve places in a `State::reserve` mask hold, a bit
+    /// each.
+    reserve_free: [u64; 1 << RESERVE],
+    /// Each reserve card's place (by card index; 0 for the other cards).
+    reserve_at: [u8; 64],
     /// Where each starting card of the piles lies: pile, and place from the
     /// bottom.
     starts_at: [Option<(u8, u8)>; Card::COUNT],
@@ -467,10 +473,22 @@ impl Game for Raglan {
                 mask |= 1 << i;
             }
         }
+        let mut reserve_free = [0; 1 << RESERVE];
+        let mut reserve_at = [0; 64];
+        for (held, free) in reserve_free.iter_mut().enumerate() {
+            for (r, card) in reserve_cards.iter().enumerate() {
+                if held & mask as usize & 1 << r != 0 {
+                    *free |= 1 << card.index();
+                    reserve_at[card.index()] = r as u8;
+                }
+            }
+        }
         let (home, slots) = alternating::read_foundations(board);
         Ok(Raglan {
             start_cards: start.cards,
             reserve_cards,
+            reserve_free,
+            reserve_at,
             starts_at: start.starts_at,
             slots,
             pruned: true,
@@ -578,37 +596,31 @@ impl Game for Raglan {
         // before reaches too (or that position itself), and that position
         // offers that move.
         let just_moved = match last.and_then(|step| step.to) {
-            Some(to) if self.pruned => to as usize,
-            _ => PILES,
+            Some(to) if self.pruned => 1 << to,
+            _ => 0,
         };
-        // The cards free to move, and which piles they top.
-        let mut pile_of_top = [NO_CARD; Card::COUNT + 1];
-        let mut empty = None;
-        let mut free = 0u64;
+        // The cards topping the piles, and which piles they top. An empty
+        // pile's `NO_CARD` lands on bit and place 63, which no card has.
+        let mut pile_of_top = [NO_CARD; 64];
+        let mut tops = 0u64;
+        let mut empties = 0u32;
         // The cards that some pile's top would take.
         let mut wanted = 0u64;
         for p in 0..PILES {
             let top = state.tops[p];
-            if top == NO_CARD {
-                empty = empty.or(Some(p as u8));
-                continue;
-            }
-            pile_of_top[top as usize] = p as u8;
-            free |= 1 << top;
+            pile_of_top[(top & 63) as usize] = p as u8;
+            tops |= 1 << (top & 63);
+            empties |= ((top == NO_CARD) as u32) << p;
             wanted |= BUILT_ON_BITS[top as usize];
         }
-        let mut reserve = state.reserve;
-        while reserve != 0 {
-            let r = reserve.trailing_zeros() as usize;
-            reserve &= reserve - 1;
-            free |= 1 << self.reserve_cards[r].index();
-        }
-        // The cards that go home next, one bit each.
+        tops &= (1 << Card::COUNT) - 1;
+        let empty = (empties != 0).then(|| empties.trailing_zeros() as u8);
+        let reserve = self.reserve_free[(state.reserve & 63) as usize];
+        let free = tops | reserve;
+        // The cards that go home next, one bit each (none past a King).
         let mut next_home = 0u64;
         for (suit, &home) in state.home.iter().enumerate() {
-            if home < 13 {
-                next_home |= 1 << (suit * 13 + home as usize);
-            }
+            next_home |= (1 << (suit * 13 + home as usize)) & 0x1fff << (suit * 13);
         }
         // A card that can go neither home nor onto a pile has no move, and
         // most free cards are such: one bit test leaves each out.
@@ -619,30 +631,28 @@ impl Game for Raglan {
         } else {
             wanted |= next_home;
         }
-        // The cards that may have a move, and where they are. Each is
-        // written and kept or not without a branch: which cards have a
-        // move is as unpredictable as the positions.
-        let mut sources = [(From::Reserve(0), 0u8); PILES + RESERVE];
-        let mut k = 0;
-        for p in 0..PILES {
-            let top = state.tops[p];
-            sources[k] = (From::Pile(p as u8), top);
-            // An empty pile's top, `NO_CARD`, shifts by 255 mod 64, onto
-            // a bit `wanted` may hold: tested apart.
-            k += (p != just_moved) as usize
-                & (top != NO_CARD) as usize
-                & (wanted >> (top & 63)) as usize
-                & 1;
+        // The places of the cards that may have a move, a bit each: the
+        // piles, then the reserve places. Found from the few wanted cards,
+        // and read in place order, which is the order the moves come in.
+        let mut sources = 0u32;
+        let mut cards = tops & wanted;
+        while cards != 0 {
+            sources |= 1 << pile_of_top[(cards.trailing_zeros() & 63) as usize];
+            cards &= cards - 1;
         }
-        let mut reserve = state.reserve;
-        while reserve != 0 {
-            let r = reserve.trailing_zeros() as usize;
-            reserve &= reserve - 1;
-            let card = self.reserve_cards[r].index() as u8;
-            sources[k] = (From::Reserve(r as u8), card);
-            k += (wanted >> card) as usize & 1;
+        sources &= !just_moved;
+        let mut cards = reserve & wanted;
+        while cards != 0 {
+            sources |= 1 << (PILES as u8 + self.reserve_at[(cards.trailing_zeros() & 63) as usize]);
+            cards &= cards - 1;
         }
-        let sources = &sources[..k];
+        let source = |s: u32| match s as usize {
+            p @ ..PILES => (From::Pile(p as u8), state.tops[p]),
+            r => (
+                From::Reserve((r - PILES) as u8),
+                self.reserve_cards[r - PILES].index() as u8,
+            ),
+        };
         // Moves go straight into `out` and are sorted there. (Gathered in a
         // local array first, filling the array cost more than the rest.)
         let start = out.len();
@@ -652,13 +662,17 @@ impl Game for Raglan {
         let may_build = |from| !(tired && Self::on_a_run(state, from));
         if state.must_build != NO_PILE {
             let to = state.must_build;
-            for &(from, _) in sources {
+            while sources != 0 {
+                let (from, _) = source(sources.trailing_zeros());
+                sources &= sources - 1;
                 if from != From::Pile(to) && may_build(from) {
                     out.push(Step { from, to: Some(to) });
                 }
             }
         } else {
-            for &(from, card) in sources {
+            while sources != 0 {
+                let (from, card) = source(sources.trailing_zeros());
+                sources &= sources - 1;
                 if next_home & 1 << card != 0 {
                     if safe_home(&state.home, Card::from_index(card as usize)) {
                         out.truncate(start);
@@ -675,7 +689,7 @@ impl Game for Raglan {
                     continue;
                 }
                 for base in BASES[card as usize] {
-                    let to = pile_of_top[base as usize];
+                    let to = pile_of_top[(base & 63) as usize];
                     if to != NO_CARD {
                         out.push(Step { from, to: Some(to) });
                     }
