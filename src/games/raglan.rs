@@ -285,18 +285,25 @@ impl Raglan {
     }
 
     /// Where a card lies on the tableau: its pile and how many cards lie
-    /// on it; `None` if it is in the reserve. A starting card still among
+    /// on it; `None` if it is in the reserve, which the reserve's cards
+    /// tell without reading every pile. A starting card still among
     /// its pile's starting cards is where it was dealt. Otherwise it is in
     /// a run, and a run's ranks rise by one a card from its top down and
     /// its colours alternate, so each pile's top tells at what depth a
     /// card of its rank would lie in the run, and the suit bit there
     /// whether it is this card.
     fn tableau_place(&self, state: &State, card: Card) -> Option<(usize, u32)> {
-        if let Some((pile, at)) = self.starts_at[card.index()] {
-            let code = state.piles[pile as usize];
-            if (at as usize) < code.dealt_left() {
-                return Some((pile as usize, (code.cards() - 1 - at as usize) as u32));
+        match self.starts_at[card.index()] {
+            Some((pile, at)) => {
+                let code = state.piles[pile as usize];
+                if (at as usize) < code.dealt_left() {
+                    return Some((pile as usize, (code.cards() - 1 - at as usize) as u32));
+                }
             }
+            None if self.reserve_free[(state.reserve & 63) as usize] & 1 << card.index() != 0 => {
+                return None;
+            }
+            None => {}
         }
         (0..PILES).find_map(|pile| {
             let code = state.piles[pile];
