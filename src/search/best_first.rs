@@ -193,7 +193,8 @@ pub(super) struct BestFirst<G: Game> {
     /// kept here, not expanded, when the turn ran out of nodes first.
     pending: Option<(G::State, u32, Option<G::Move>)>,
     moves: Vec<G::Move>,
-    children: Vec<(G::State, G::Key, i32)>,
+    /// Each child with its key, the key's hash and its score.
+    children: Vec<(G::State, G::Key, u64, i32)>,
     /// The hints of the positions queued by a search led by rollouts.
     hints: AHashMap<G::Key, Hint<G::Move>>,
     /// The narrowing level, 0 for every move.
@@ -282,20 +283,20 @@ impl<G: Game> BestFirst<G> {
                     return End::Won(self.line(game, id, mv, &[]));
                 }
                 let key = game.key(&child);
-                table.prefetch(key);
+                let hash = table.prefetch(key);
                 let score = match self.rollout {
                     Some(_) => 0,
                     None => game.score(&child),
                 };
-                self.children.push((child, key, score));
+                self.children.push((child, key, hash, score));
             }
             let known = match self.rollout {
                 Some(_) => self.hints.remove(&game.key(&state)),
                 None => None,
             };
             for i in 0..self.moves.len() {
-                let (mv, (state, key, score)) = (self.moves[i], self.children[i]);
-                if !table.insert(key) {
+                let (mv, (state, key, hash, score)) = (self.moves[i], self.children[i]);
+                if !table.insert_hashed(key, hash) {
                     continue;
                 }
                 let score = match &mut self.rollout {

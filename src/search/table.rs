@@ -176,8 +176,16 @@ impl<K: TableKey> Table<K> {
     /// Records `key`; `false` if it was already there.
     #[inline]
     pub fn insert(&mut self, key: K) -> bool {
-        debug_assert!(key != K::EMPTY);
-        let home = self.home(key);
+        self.insert_hashed(key, key.table_hash())
+    }
+
+    /// [`Table::insert`] with the key's hash as [`Table::prefetch`] gave
+    /// it, not worked out a second time. (Only the hash is kept between
+    /// the two: the table may grow, and its slots move, in between.)
+    #[inline]
+    pub fn insert_hashed(&mut self, key: K, hash: u64) -> bool {
+        debug_assert!(key != K::EMPTY && hash == key.table_hash());
+        let home = self.home_of(hash);
         let mask = self.active - 1;
         for probe in 0..PROBES {
             let slot = &mut self.slots[(home + probe) & mask];
@@ -203,19 +211,20 @@ impl<K: TableKey> Table<K> {
     }
 
     /// Asks the processor to fetch `key`'s home slot into cache, so that
-    /// the misses of several keys looked up soon after overlap.
+    /// the misses of several keys looked up soon after overlap. Gives the
+    /// key's hash, for [`Table::insert_hashed`].
     #[inline]
-    pub fn prefetch(&self, key: K) {
+    pub fn prefetch(&self, key: K) -> u64 {
+        let hash = key.table_hash();
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot = &self.slots[self.home(key)];
+            let slot = &self.slots[self.home_of(hash)];
             // SAFETY: a prefetch only hints at an address; this one is of a
             // live slot, and nothing is read or written through it.
             unsafe { _mm_prefetch::<_MM_HINT_T0>((slot as *const K).cast()) };
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        hash
     }
 
     /// Whether `key` is in the table.
@@ -230,7 +239,12 @@ impl<K: TableKey> Table<K> {
 
     #[inline]
     fn home(&self, key: K) -> usize {
-        (key.table_hash() >> (64 - self.bits)) as usize
+        self.home_of(key.table_hash())
+    }
+
+    #[inline]
+    fn home_of(&self, hash: u64) -> usize {
+        (hash >> (64 - self.bits)) as usize
     }
 
     fn grow(&mut self) {
