@@ -267,17 +267,23 @@ impl<const P: usize> StartPiles<P> {
 /// each code's fixed part shifted to its place, five to a 64-bit word, to
 /// be or-ed into words five by five; and the runs' suit bits one after the
 /// other (at most 52, one a run card).
+///
+/// The suit bits are gathered from the last code back, each shifting those
+/// after it up by its run's length: the same bits as placing each code's at
+/// the sum of the lengths before it, without keeping that sum for every
+/// code (a tenth fewer instructions in Raglan's key).
 #[inline]
 pub(super) fn split_codes<const P: usize>(codes: &[PileCode; P]) -> ([u64; P], u64) {
     let mut heads = [0; P];
-    let (mut suits, mut at) = (0, 0);
     for (i, (head, code)) in heads.iter_mut().zip(codes).enumerate() {
-        let (fixed, bits, len) = code.packed();
-        *head = (fixed as u64) << (12 * (i % 5));
-        suits |= bits << at;
-        at += len;
+        *head = (code.packed().0 as u64) << (12 * (i % 5));
     }
-    debug_assert!(at <= 52);
+    let mut suits = 0;
+    for code in codes.iter().rev() {
+        let (_, bits, len) = code.packed();
+        suits = suits << len | bits;
+    }
+    debug_assert!(codes.iter().map(|code| code.run_len()).sum::<u32>() <= 52);
     (heads, suits)
 }
 
