@@ -158,6 +158,22 @@ const BUILT_ON_BITS: [u64; 256] = {
     bits
 };
 
+/// The card that goes home next, a bit, by suit and the rank home: none
+/// past a King.
+const NEXT_HOME: [[u64; 16]; 4] = {
+    let mut bits = [[0; 16]; 4];
+    let mut suit = 0;
+    while suit < 4 {
+        let mut home = 0;
+        while home < 13 {
+            bits[suit][home] = 1 << (suit * 13 + home);
+            home += 1;
+        }
+        suit += 1;
+    }
+    bits
+};
+
 /// What a card home adds to the best-first score (see [`Game::score`]).
 const CARD_HOME: i32 = 5;
 
@@ -624,10 +640,10 @@ impl Game for Raglan {
         let empty = (empties != 0).then(|| empties.trailing_zeros() as u8);
         let reserve = self.reserve_free[(state.reserve & 63) as usize];
         let free = tops | reserve;
-        // The cards that go home next, one bit each (none past a King).
+        // The cards that go home next, one bit each.
         let mut next_home = 0u64;
         for (suit, &home) in state.home.iter().enumerate() {
-            next_home |= (1 << (suit * 13 + home as usize)) & 0x1fff << (suit * 13);
+            next_home |= NEXT_HOME[suit][home as usize & 15];
         }
         // A card that can go neither home nor onto a pile has no move, and
         // most free cards are such: one bit test leaves each out.
