@@ -34,10 +34,10 @@ pub(super) struct Walk<G: Game> {
     /// The narrowing level, 0 for the full search.
     narrowing: u32,
     moves: Vec<G::Move>,
-    /// The position each of `moves` leads to and its key, worked out when
-    /// its parent was expanded (to prefetch its table slot) and kept for
-    /// the walk.
-    children: Vec<(G::State, G::Key)>,
+    /// The position each of `moves` leads to, its key and the key's hash,
+    /// worked out when its parent was expanded (to prefetch its table slot)
+    /// and kept for the walk, so that the insert does not hash it again.
+    children: Vec<(G::State, G::Key, u64)>,
     stack: Vec<Frame<G::State, G::Key>>,
     /// The position to expand next, with the move that reached it: kept
     /// here, not expanded, when the turn ran out of nodes first.
@@ -97,7 +97,7 @@ impl<G: Game> Walk<G> {
                 }
                 continue;
             }
-            let ((child, key), mv) = (
+            let ((child, key, hash), mv) = (
                 self.children[frame.next as usize],
                 self.moves[frame.next as usize],
             );
@@ -106,7 +106,7 @@ impl<G: Game> Walk<G> {
                 search.best = search.game.cards_home(&child);
                 return End::Won(self.solution(search.game));
             }
-            if !table.insert(key) || self.on_path(key, table) {
+            if !table.insert_hashed(key, hash) || self.on_path(key, table) {
                 continue;
             }
             self.pending = Some((child, key, Some(mv)));
@@ -141,8 +141,8 @@ impl<G: Game> Walk<G> {
         for &mv in &self.moves[start as usize..] {
             let child = game.play(&state, mv);
             let child_key = game.key(&child);
-            table.prefetch(child_key);
-            self.children.push((child, child_key));
+            let hash = table.prefetch(child_key);
+            self.children.push((child, child_key, hash));
         }
         if self.path_kept {
             self.path.insert(key);
@@ -174,7 +174,7 @@ impl<G: Game> Walk<G> {
     fn path_bytes(&self) -> usize {
         self.stack.capacity() * size_of::<Frame<G::State, G::Key>>()
             + self.moves.capacity() * size_of::<G::Move>()
-            + self.children.capacity() * size_of::<(G::State, G::Key)>()
+            + self.children.capacity() * size_of::<(G::State, G::Key, u64)>()
     }
 
     /// The moves from the start to the win: the move last tried in each
