@@ -83,7 +83,7 @@ use super::alternating::{
     self, BASES, BUILT_ON, MAX_START, NO_BASE, NO_CARD, PileCode, StartPiles, safe_home, suit_bit,
 };
 use crate::board::{Board, BoardError, Pile};
-use crate::card::{Card, Suit};
+use crate::card::{Card, Colour, Suit};
 use crate::game::{Ask, Game};
 use crate::games::Layout;
 use crate::notation::{Move, Place};
@@ -172,6 +172,36 @@ const NEXT_HOME: [[u64; 16]; 4] = {
         suit += 1;
     }
     bits
+};
+
+/// A card's rank, colour and suit bit, read from [`FACES`].
+#[derive(Clone, Copy)]
+struct Face {
+    rank: u8,
+    colour: u8,
+    suit_bit: u8,
+}
+
+/// Each card's [`Face`] (by index; the indices past the cards are all
+/// zero), from a table: `Raglan::tableau_place` reads them for every pile
+/// it looks through, and working them out divides by 13.
+const FACES: [Face; 64] = {
+    let mut faces = [Face {
+        rank: 0,
+        colour: 0,
+        suit_bit: 0,
+    }; 64];
+    let mut index = 0;
+    while index < Card::COUNT {
+        let card = Card::from_index(index);
+        faces[index] = Face {
+            rank: card.rank().get(),
+            colour: matches!(card.colour(), Colour::Red) as u8,
+            suit_bit: suit_bit(card) as u8,
+        };
+        index += 1;
+    }
+    faces
 };
 
 /// What a card home adds to the best-first score (see [`Game::score`]).
@@ -332,17 +362,18 @@ impl Raglan {
             }
             None => {}
         }
+        let face = FACES[card.index()];
         (0..PILES).find_map(|pile| {
             let code = state.piles[pile];
             let len = code.run_len();
             if len == 0 {
                 return None;
             }
-            let top = Card::from_index(state.tops[pile] as usize);
-            let depth = card.rank().get().wrapping_sub(top.rank().get()) as u32;
+            let top = FACES[(state.tops[pile] & 63) as usize];
+            let depth = face.rank.wrapping_sub(top.rank) as u32;
             let here = depth < len
-                && (top.colour() == card.colour()) == depth.is_multiple_of(2)
-                && code.bit(len - 1 - depth) == suit_bit(card);
+                && (face.colour ^ top.colour) as u32 == depth & 1
+                && code.bit(len - 1 - depth) == face.suit_bit as u32;
             here.then_some((pile, depth))
         })
     }
