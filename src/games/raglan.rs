@@ -274,6 +274,11 @@ pub struct Raglan {
     /// Where each starting card of the piles lies: pile, and place from the
     /// bottom.
     starts_at: [Option<(u8, u8)>; Card::COUNT],
+    /// `starts_at` by suit and rank index, ranks past the King included,
+    /// with place 255 (never among a pile's starting cards left) for the
+    /// cards that are not starting cards of a pile, for
+    /// [`Raglan::waiting`].
+    dealt_at: [[(u8, u8); 13 + 4]; 4],
     /// Which foundation slot of the board showed each suit, for printing.
     slots: [Option<Suit>; 4],
     start: State,
@@ -407,27 +412,24 @@ impl Raglan {
     /// it. Run cards are left out: a run is in order, so it holds up
     /// little, and finding them would cost more than the ordering gains.
     fn waiting(&self, state: &State) -> Waiting {
-        let mut waiting = Waiting {
-            under: [0; PILES],
-            top: [0; PILES],
-        };
+        // Under each pile's top card, and on it. Each of the next four cards
+        // of a suit adds to one of them, nothing if it is not among its
+        // pile's starting cards left (or is past the King): the loop is the
+        // same for every card, with no branch.
+        let mut waiting = [[0; PILES]; 2];
         for suit in 0..4 {
             let next = state.home[suit] as usize;
-            for (wait, rank) in (next..13.min(next + 4)).enumerate() {
-                let Some((pile, at)) = self.starts_at[suit * 13 + rank] else {
-                    continue;
-                };
+            for wait in 0..4 {
+                let (pile, at) = self.dealt_at[suit][next + wait];
                 let code = state.piles[pile as usize];
-                let at = at as usize;
-                let dealt = code.dealt_left();
-                if at + 1 == dealt && code.run_len() == 0 {
-                    waiting.top[pile as usize] += 8 >> wait;
-                } else if at < dealt {
-                    waiting.under[pile as usize] += 8 >> wait;
-                }
+                let dealt = code.dealt_left() as u32;
+                let on_top = (at as u32 + 1 == dealt) & (code.run_len() == 0);
+                let there = (at as u32) < dealt;
+                waiting[on_top as usize][pile as usize] += (8 >> wait) * there as i32;
             }
         }
-        waiting
+        let [under, top] = waiting;
+        Waiting { under, top }
     }
 
     /// How early a move is tried, highest first. Moves home come first.
@@ -555,6 +557,12 @@ impl Game for Raglan {
             reserve_free,
             reserve_at,
             starts_at: start.starts_at,
+            dealt_at: std::array::from_fn(|suit| {
+                std::array::from_fn(|rank| match rank {
+                    ..13 => start.starts_at[suit * 13 + rank].unwrap_or((0, u8::MAX)),
+                    _ => (0, u8::MAX),
+                })
+            }),
             slots,
             pruned: true,
             start: State {
