@@ -673,21 +673,21 @@ impl Game for Raglan {
             _ => 0,
         };
         // The cards topping the piles, and which piles they top. An empty
-        // pile's `NO_CARD` lands on bit and place 63, which no card has.
+        // pile's `NO_CARD` lands on bit and place 63, which no card has;
+        // the piles are read last first, so that place ends with the first
+        // empty pile, the one offered.
         let mut pile_of_top = [NO_CARD; 64];
         let mut tops = 0u64;
-        let mut empties = 0u32;
         // The cards that some pile's top would take.
         let mut wanted = 0u64;
-        for p in 0..PILES {
+        for p in (0..PILES).rev() {
             let top = state.tops[p];
             pile_of_top[(top & 63) as usize] = p as u8;
             tops |= 1 << (top & 63);
-            empties |= ((top == NO_CARD) as u32) << p;
             wanted |= BUILT_ON_BITS[top as usize];
         }
         tops &= (1 << Card::COUNT) - 1;
-        let empty = (empties != 0).then(|| empties.trailing_zeros() as u8);
+        let empty = Some(pile_of_top[63]).filter(|&p| p != NO_CARD);
         let reserve = self.reserve_free[(state.reserve & 63) as usize];
         let free = tops | reserve;
         // The cards that go home next, one bit each.
