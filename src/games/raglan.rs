@@ -620,8 +620,9 @@ impl Game for Raglan {
         ]
     }
 
+    /// The four foundations read as one word: it is asked of every child.
     fn is_won(&self, state: &State) -> bool {
-        state.home.iter().all(|&r| r == 13)
+        u32::from_le_bytes(state.home) == u32::from_le_bytes([13; 4])
     }
 
     /// Five points a card home and sixteen an empty pile, less the cards
@@ -642,8 +643,10 @@ impl Game for Raglan {
         state.score as i32
     }
 
+    /// The four ranks summed in the top byte of one multiplication (at most
+    /// 52, so no byte carries into the next).
     fn cards_home(&self, state: &State) -> u32 {
-        state.home.iter().map(|&r| r as u32).sum()
+        u32::from_le_bytes(state.home).wrapping_mul(0x0101_0101) >> 24
     }
 
     /// Moves best first: a safe move home alone (see
