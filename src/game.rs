@@ -67,6 +67,11 @@ pub trait Game: Sized {
     /// for a game without them.
     const ROLLOUTS: &'static [u32] = &[];
 
+    /// The levels of narrowing of the beam searches led by rollouts (see
+    /// `search::beam`) that take turns with the others, last; none for a
+    /// game without them.
+    const BEAMS: &'static [u32] = &[];
+
     /// The level of narrowing of the rollouts that lead a search narrowed
     /// at `level` (see [`Game::ROLLOUTS`]): by default `level` itself. A
     /// game may let the search choose among more moves than its rollouts
@@ -74,6 +79,12 @@ pub trait Game: Sized {
     fn rollout_level(level: u32) -> u32 {
         level
     }
+
+    /// The most bytes a walk's path may take, whatever its table's share
+    /// (see [`crate::search::solve`]): a game whose full walk cannot hope
+    /// to end on a whole deal may have it give up early and leave the time
+    /// to the others.
+    const MAX_PATH_BYTES: usize = usize::MAX;
 
     /// The node budget of the search's first turn; each next one has three
     /// times the one before, or, with [`Game::GROWTH_BY_ROUND`], each

@@ -66,8 +66,10 @@ enum Command {
         /// engine judges seldom needed, at level N: any in Raglan, where N
         /// counts moves; 1 to 3 in Lanes, Rows of Four and Alexandria) or
         /// `rollouts-N` (best-first at level N, each position judged by how
-        /// far greedy play from it gets). For comparing them; a narrowed
-        /// search that ends without a win proves nothing and says `unknown`.
+        /// far greedy play from it gets) or `beam-N` (level N's moves, the
+        /// best few positions of each depth by their rollouts, more each
+        /// time it runs dry). For comparing them; a narrowed search that
+        /// ends without a win proves nothing and says `unknown`.
         #[arg(long, value_name = "TACTIC")]
         tactic: Option<Tactic>,
         /// Print one JSON object instead of text.

@@ -1075,6 +1075,7 @@ fn one_tactic_alone_proves_only_what_it_can() {
     for (game, tactic) in [
         ("alexandria", "narrowed-4"),
         ("alexandria", "rollouts-4"),
+        ("alexandria", "beam-4"),
         ("lanes", "narrowed-4"),
         ("rows-of-four", "narrowed-4"),
     ] {

@@ -199,7 +199,7 @@ impl GameKind {
         tactic: Option<Tactic>,
     ) -> Result<Report, SolveError> {
         let report = with_game!(self, G => {
-            if let Some(Tactic::Narrowed(level) | Tactic::Rollouts(level)) = tactic
+            if let Some(Tactic::Narrowed(level) | Tactic::Rollouts(level) | Tactic::Beam(level)) = tactic
                 && let Some(most) = G::MAX_NARROWING
                 && level > most
             {

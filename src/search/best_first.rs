@@ -14,7 +14,7 @@ use std::mem::size_of;
 use ahash::AHashMap;
 
 use super::rollout::{Outcome, Rollout};
-use super::{CHECK_EVERY, End, Search, Table};
+use super::{CHECK_EVERY, Closed, End, ROOT, Search, Table};
 use crate::game::{Ask, Game};
 use crate::notation;
 
@@ -159,15 +159,6 @@ impl<T: Copy> Queue<T> {
     }
 }
 
-/// An expanded position: how it was reached, to rebuild the winning line.
-struct Closed<M> {
-    parent: u32,
-    mv: Option<M>,
-}
-
-/// `parent` of the start.
-const ROOT: u32 = u32::MAX;
-
 /// A best-first attempt, kept between the turns of its tactic, as a walk
 /// is: a turn that runs out of nodes leaves its queue for the next.
 ///
@@ -280,7 +271,7 @@ impl<G: Game> BestFirst<G> {
                 let child = game.play(&state, mv);
                 if game.is_won(&child) {
                     search.best = game.cards_home(&child);
-                    return End::Won(self.line(game, id, mv, &[]));
+                    return End::Won(super::line(game, &self.closed, id, mv, &[]));
                 }
                 let key = game.key(&child);
                 let hash = table.prefetch(key);
@@ -321,7 +312,7 @@ impl<G: Game> BestFirst<G> {
                         }
                         Ok(Outcome::Won) => {
                             let rest = rollout.line().to_vec();
-                            return End::Won(self.line(game, id, mv, &rest));
+                            return End::Won(super::line(game, &self.closed, id, mv, &rest));
                         }
                     },
                 };
@@ -337,25 +328,6 @@ impl<G: Game> BestFirst<G> {
             + self.hints.capacity() * size_of::<(G::Key, Hint<G::Move>)>()
             + self.open.bytes()
             + self.rollout.as_ref().map_or(0, Rollout::bytes)
-    }
-
-    /// The moves from the start to expanded position `id`, then `last`,
-    /// then `rest`.
-    fn line(&self, game: &G, mut id: u32, last: G::Move, rest: &[G::Move]) -> Vec<notation::Move> {
-        let mut steps = vec![last];
-        while let Some(mv) = self.closed[id as usize].mv {
-            steps.push(mv);
-            id = self.closed[id as usize].parent;
-        }
-        steps.reverse();
-        steps.extend_from_slice(rest);
-        let mut out = Vec::new();
-        let mut state = game.initial();
-        for mv in steps {
-            game.notation(&state, mv, &mut out);
-            state = game.play(&state, mv);
-        }
-        out
     }
 }
 

@@ -12,6 +12,7 @@
 //! current path are kept apart from the table once it has forgotten any,
 //! so forgetting can never let the walk go round a cycle for ever.
 
+mod beam;
 mod best_first;
 mod rollout;
 mod table;
@@ -27,8 +28,44 @@ pub use table::{Table, TableKey, Tables};
 
 use crate::game::Game;
 use crate::notation;
+use beam::Beam;
 use best_first::BestFirst;
 use walk::Walk;
+
+/// A position an attempt kept: how it was reached, to rebuild the winning
+/// line.
+struct Closed<M> {
+    parent: u32,
+    mv: Option<M>,
+}
+
+/// `parent` of the start.
+const ROOT: u32 = u32::MAX;
+
+/// The moves from the start to `closed[at]`, then `last`, then `rest`, in
+/// RULES.md notation.
+fn line<G: Game>(
+    game: &G,
+    closed: &[Closed<G::Move>],
+    mut at: u32,
+    last: G::Move,
+    rest: &[G::Move],
+) -> Vec<notation::Move> {
+    let mut steps = vec![last];
+    while let Some(mv) = closed[at as usize].mv {
+        steps.push(mv);
+        at = closed[at as usize].parent;
+    }
+    steps.reverse();
+    steps.extend_from_slice(rest);
+    let mut out = Vec::new();
+    let mut state = game.initial();
+    for mv in steps {
+        game.notation(&state, mv, &mut out);
+        state = game.play(&state, mv);
+    }
+    out
+}
 
 /// What may stop a search before it ends.
 #[derive(Clone, Debug)]
@@ -166,6 +203,8 @@ pub enum Tactic {
     /// Best-first at a level of narrowing, each position scored by a
     /// rollout from it (see [`rollout`]).
     Rollouts(u32),
+    /// A beam search at a level of narrowing (see [`beam`]).
+    Beam(u32),
 }
 
 impl std::str::FromStr for Tactic {
@@ -179,16 +218,23 @@ impl std::str::FromStr for Tactic {
         match text {
             "best-first" => Ok(Tactic::BestFirst),
             "full" => Ok(Tactic::Full),
-            _ => match (
-                text.strip_prefix("narrowed-"),
-                text.strip_prefix("rollouts-"),
-            ) {
-                (Some(level), _) => level_of(level).map(Tactic::Narrowed),
-                (_, Some(level)) => level_of(level).map(Tactic::Rollouts),
-                _ => Err(format!(
-                    "`{text}` is not a tactic: best-first, full, narrowed-N or rollouts-N"
-                )),
-            },
+            _ => {
+                let levelled: [(&str, fn(u32) -> Tactic); 3] = [
+                    ("narrowed-", Tactic::Narrowed),
+                    ("rollouts-", Tactic::Rollouts),
+                    ("beam-", Tactic::Beam),
+                ];
+                levelled
+                    .iter()
+                    .find_map(|&(prefix, tactic)| {
+                        (text.strip_prefix(prefix)).map(|level| level_of(level).map(tactic))
+                    })
+                    .unwrap_or_else(|| {
+                        Err(format!(
+                            "`{text}` is not a tactic: best-first, full, narrowed-N, rollouts-N or beam-N"
+                        ))
+                    })
+            }
         }
     }
 }
@@ -196,7 +242,7 @@ impl std::str::FromStr for Tactic {
 impl Tactic {
     /// The tactics a game's searches take turns at: the one that can prove
     /// a loss first, best-first where the game has it, then the narrowed
-    /// walks, then the searches by rollouts.
+    /// walks, then the searches by rollouts, then the beams.
     fn all<G: Game>() -> Vec<Tactic> {
         let prover = if G::BEST_FIRST {
             Tactic::BestFirst
@@ -205,16 +251,18 @@ impl Tactic {
         };
         let narrowed = G::NARROWINGS.iter().map(|&level| Tactic::Narrowed(level));
         let rollouts = G::ROLLOUTS.iter().map(|&level| Tactic::Rollouts(level));
+        let beams = G::BEAMS.iter().map(|&level| Tactic::Beam(level));
         std::iter::once(prover)
             .chain(narrowed)
             .chain(rollouts)
+            .chain(beams)
             .collect()
     }
 
     fn weight(self) -> u64 {
         match self {
             Tactic::BestFirst => BEST_FIRST_WEIGHT,
-            Tactic::Narrowed(_) | Tactic::Full | Tactic::Rollouts(_) => 1,
+            Tactic::Narrowed(_) | Tactic::Full | Tactic::Rollouts(_) | Tactic::Beam(_) => 1,
         }
     }
 }
@@ -223,6 +271,7 @@ impl Tactic {
 enum Attempt<G: Game> {
     Walk(Walk<G>),
     BestFirst(BestFirst<G>),
+    Beam(Beam<G>),
 }
 
 /// A tactic in the rotation: its attempt, begun at its first turn, and
@@ -263,20 +312,25 @@ impl<G: Game> Entrant<G> {
                 Tactic::Rollouts(level) => {
                     Attempt::BestFirst(BestFirst::with_rollouts(root, level, room))
                 }
-                Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, room)),
-                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, room)),
+                Tactic::Narrowed(level) => {
+                    Attempt::Walk(Walk::new(root, key, level, room.min(G::MAX_PATH_BYTES)))
+                }
+                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, room.min(G::MAX_PATH_BYTES))),
+                Tactic::Beam(level) => Attempt::Beam(Beam::new(root, level, room)),
             }
         });
         // The room grows when the tactic inherits the tables of others.
         match attempt {
-            Attempt::Walk(walk) => walk.path_cap = room,
+            Attempt::Walk(walk) => walk.path_cap = room.min(G::MAX_PATH_BYTES),
             Attempt::BestFirst(best_first) => best_first.room = room,
+            Attempt::Beam(beam) => beam.room = room,
         }
         let before = search.nodes;
         search.turn_end = before.saturating_add(allowance.saturating_sub(self.spent));
         let end = match attempt {
             Attempt::Walk(walk) => walk.resume(search, table),
             Attempt::BestFirst(best_first) => best_first.resume(search, table),
+            Attempt::Beam(beam) => beam.resume(search, table),
         };
         self.spent += search.nodes - before;
         end
@@ -291,7 +345,8 @@ impl<G: Game> Entrant<G> {
 /// best-first one where the game has [`Game::BEST_FIRST`], or else a
 /// full depth-first walk, then one walk per level of
 /// [`Game::NARROWINGS`], then one best-first search led by rollouts per
-/// level of [`Game::ROLLOUTS`]. Within a few seconds the last of them
+/// level of [`Game::ROLLOUTS`], then one beam per level of
+/// [`Game::BEAMS`]. Within a few seconds the last of them
 /// gets most of the nodes, as each turn has three times those of the one
 /// before (in Alexandria, with the rollouts first, 2 of deals 1..40 were
 /// won in 5 s each, against 6). A depth-first search free to make every
@@ -308,7 +363,8 @@ impl<G: Game> Entrant<G> {
 /// instead, every tactic in a round having the same.
 ///
 /// A narrowed walk, or a search led by rollouts, that ends without a win
-/// proves nothing, so it is dropped with the narrower ones. A best-first
+/// proves nothing, so it is dropped with the narrower ones; a beam that
+/// ends is dropped alone. A best-first
 /// attempt with every move that expands every reachable position proves
 /// the deal lost, as the full walk does; one that runs out of memory
 /// gives its place to a full walk.
@@ -319,7 +375,8 @@ impl<G: Game> Entrant<G> {
 /// position with its moves and the positions they lead to (in Raglan,
 /// hundreds of thousands of positions long), best-first search every
 /// position it expanded and queued. Each may take as many bytes as its
-/// table's share, or `MIN_PATH_BYTES` if that is more; past that a walk
+/// table's share, or `MIN_PATH_BYTES` if that is more (a walk no more than
+/// [`Game::MAX_PATH_BYTES`]); past that a walk
 /// gives up its place and the others go on (in Alexandria the full walk's
 /// path outgrows a quarter of the default cap within a second, while the
 /// narrowed walks, which rearrange little, stay short). Without the full
@@ -401,6 +458,11 @@ fn take_turns<G: Game>(
                         Tables::reshare(tables, cap, used);
                     }
                     Tactic::BestFirst | Tactic::Full => break (Verdict::Lost, None, Vec::new()),
+                    Tactic::Beam(_) => {
+                        rotation.remove(at);
+                        let used = |t: usize| rotation.iter().any(|kept| kept.table == t);
+                        Tables::reshare(tables, cap, used);
+                    }
                 },
                 End::Stopped(stop) => break (Verdict::Unknown, Some(stop), Vec::new()),
                 End::OutOfNodes => {}

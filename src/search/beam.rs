@@ -1,0 +1,321 @@
+//! The beam attempt: a search that goes down one depth at a time and keeps
+//! only the best few positions of each, as judged by a rollout from each
+//! (see [`super::rollout`]).
+//!
+//! A best-first search led by rollouts expands the best position wherever
+//! it lies, and the children of a good position inherit good scores: it
+//! digs down one line and spends its nodes below the move that spoiled it.
+//! A beam holds `width` lines abreast and moves them down together, each
+//! depth choosing the best children of all of them, so no early move is
+//! followed alone for long, and a line is dropped only once `width` others
+//! look better. In Alexandria, at a million positions a deal (`--tactic
+//! beam-2` against `rollouts-2`), numbered deals 1..80: 33 won against 15.
+//!
+//! The beam starts one position wide (a line of greedy choices, each the
+//! child whose rollout got furthest) and, each time it runs dry, starts
+//! over twice as wide. A beam that ran dry without ever dropping a
+//! position has searched everything its narrowed moves reach, so it ends
+//! there; as with a narrowed walk, that proves nothing.
+
+use std::cmp::Reverse;
+use std::mem::size_of;
+
+use super::rollout::{Outcome, Rollout};
+use super::{Closed, End, ROOT, Search, Table};
+use crate::game::{Ask, Game};
+use crate::notation;
+
+/// How many of a rollout's first moves a position in the beam remembers.
+const HINT_MOVES: usize = 16;
+
+/// A position reached, the score of the rollout from it, and that
+/// rollout's first moves. The child the first of them leads to would roll
+/// out along the rest (see `best_first::Hint`), so it takes the score and
+/// the rest without a rollout: a one-wide beam then rolls out from the
+/// children of a position other than the one its last rollout went
+/// through. (Numbered deals 1..80 at a million positions, `--tactic
+/// beam-2`: 33 won against 31 with a rollout from every child.)
+#[derive(Clone, Copy)]
+struct Candidate<S, M> {
+    score: i32,
+    state: S,
+    /// Its parent's place in `closed` while a candidate; its own once in
+    /// the beam.
+    at: u32,
+    mv: Option<M>,
+    line: [Option<M>; HINT_MOVES],
+}
+
+impl<S, M: Copy> Candidate<S, M> {
+    fn root(state: S) -> Candidate<S, M> {
+        Candidate {
+            score: 0,
+            state,
+            at: 0,
+            mv: None,
+            line: [None; HINT_MOVES],
+        }
+    }
+}
+
+/// A beam attempt, kept between the turns of its tactic.
+pub(super) struct Beam<G: Game> {
+    root: G::State,
+    width: usize,
+    /// Whether the beam dropped a position since it last started over.
+    dropped: bool,
+    closed: Vec<Closed<G::Move>>,
+    /// The positions in the beam at this depth.
+    layer: Vec<Candidate<G::State, G::Move>>,
+    /// The next position of `layer` to expand.
+    next: usize,
+    /// The children of this depth's positions expanded so far.
+    children: Vec<Candidate<G::State, G::Move>>,
+    moves: Vec<G::Move>,
+    narrowing: u32,
+    rollout: Rollout<G>,
+    pub(super) room: usize,
+}
+
+impl<G: Game> Beam<G> {
+    /// A beam from `root`, already recorded in the table, making the moves
+    /// of level `narrowing`, its rollouts those of [`Game::rollout_level`].
+    pub(super) fn new(root: G::State, narrowing: u32, room: usize) -> Beam<G> {
+        Beam {
+            root,
+            width: 1,
+            dropped: false,
+            closed: vec![Closed {
+                parent: ROOT,
+                mv: None,
+            }],
+            layer: vec![Candidate::root(root)],
+            next: 0,
+            children: Vec::new(),
+            moves: Vec::new(),
+            narrowing,
+            rollout: Rollout::new(G::rollout_level(narrowing)),
+            room,
+        }
+    }
+
+    /// Expands on until a win, a beam that ran dry without dropping a
+    /// position, or the end of the turn's nodes.
+    pub(super) fn resume(
+        &mut self,
+        search: &mut Search<G>,
+        table: &mut Table<G::Key>,
+    ) -> End<notation::Move> {
+        let game = search.game;
+        let ask = Ask {
+            narrowing: self.narrowing,
+            ordered: false,
+        };
+        loop {
+            while self.next < self.layer.len() {
+                if let Err(end) = search.count_node() {
+                    return end;
+                }
+                if self.bytes() > self.room {
+                    return End::OutOfRoom;
+                }
+                let parent = self.layer[self.next];
+                self.next += 1;
+                let state = parent.state;
+                search.best = search.best.max(game.cards_home(&state));
+                if game.is_dead_end(&state) {
+                    continue;
+                }
+                self.moves.clear();
+                game.moves(&state, parent.mv, ask, &mut self.moves);
+                for &mv in &self.moves {
+                    let child = game.play(&state, mv);
+                    if game.is_won(&child) {
+                        search.best = game.cards_home(&child);
+                        return End::Won(super::line(game, &self.closed, parent.at, mv, &[]));
+                    }
+                    if !table.insert(game.key(&child)) {
+                        continue;
+                    }
+                    let mut line = [None; HINT_MOVES];
+                    let score = if parent.line[0] == Some(mv) {
+                        line[..HINT_MOVES - 1].copy_from_slice(&parent.line[1..]);
+                        parent.score
+                    } else {
+                        match self.rollout.play(search, child, Some(mv)) {
+                            Err(stop) => return End::Stopped(stop),
+                            Ok(Outcome::Stopped(score)) => {
+                                for (to, &from) in line.iter_mut().zip(self.rollout.line()) {
+                                    *to = Some(from);
+                                }
+                                score
+                            }
+                            Ok(Outcome::Won) => {
+                                let rest = self.rollout.line().to_vec();
+                                return End::Won(super::line(
+                                    game,
+                                    &self.closed,
+                                    parent.at,
+                                    mv,
+                                    &rest,
+                                ));
+                            }
+                        }
+                    };
+                    self.children.push(Candidate {
+                        score,
+                        state: child,
+                        at: parent.at,
+                        mv: Some(mv),
+                        line,
+                    });
+                }
+            }
+            if self.children.is_empty() {
+                if !self.dropped {
+                    return End::Lost;
+                }
+                self.start_over(game, table);
+                continue;
+            }
+            self.descend();
+        }
+    }
+
+    /// Makes the best `width` children this depth's beam.
+    fn descend(&mut self) {
+        if self.children.len() > self.width {
+            self.children
+                .select_nth_unstable_by_key(self.width, |child| Reverse(child.score));
+            self.children.truncate(self.width);
+            self.dropped = true;
+        }
+        self.layer.clear();
+        self.next = 0;
+        for mut child in self.children.drain(..) {
+            self.closed.push(Closed {
+                parent: child.at,
+                mv: child.mv,
+            });
+            child.at = (self.closed.len() - 1) as u32;
+            self.layer.push(child);
+        }
+    }
+
+    /// Starts over from the root, twice as wide, forgetting every position
+    /// (a position dropped before may be kept now).
+    fn start_over(&mut self, game: &G, table: &mut Table<G::Key>) {
+        self.width *= 2;
+        self.dropped = false;
+        table.clear();
+        table.insert(game.key(&self.root));
+        self.closed.truncate(1);
+        self.layer.clear();
+        self.layer.push(Candidate::root(self.root));
+        self.next = 0;
+    }
+
+    /// Bytes the beam takes, room to grow included.
+    fn bytes(&self) -> usize {
+        self.closed.capacity() * size_of::<Closed<G::Move>>()
+            + (self.layer.capacity() + self.children.capacity())
+                * size_of::<Candidate<G::State, G::Move>>()
+            + self.rollout.bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::{Board, BoardError};
+    use crate::game::{Ask, Game};
+    use crate::notation;
+    use crate::search::{Limits, Stop, Tables, Tactic, Verdict, solve_alone};
+
+    /// A binary tree three moves deep, its positions numbered as in a heap
+    /// (the start 1, the children of `n` are `2n` and `2n + 1`), won at
+    /// `goal` if there is one. A rollout takes the first child each time,
+    /// and the lower a leaf the higher its score, so the rollouts lead the
+    /// beam down the left.
+    struct Tree {
+        goal: Option<u64>,
+    }
+
+    impl Game for Tree {
+        const ACYCLIC: bool = true;
+        type State = u64;
+        type Key = u64;
+        type Move = u64;
+
+        fn new(_: &Board) -> Result<Tree, BoardError> {
+            Err(BoardError::whole("a tree is built by hand"))
+        }
+        fn initial(&self) -> u64 {
+            1
+        }
+        fn key(&self, &at: &u64) -> u64 {
+            at
+        }
+        fn is_won(&self, &at: &u64) -> bool {
+            self.goal == Some(at)
+        }
+        fn cards_home(&self, &at: &u64) -> u32 {
+            at as u32
+        }
+        fn score(&self, &at: &u64) -> i32 {
+            -(at as i32)
+        }
+        fn moves(&self, &at: &u64, _: Option<u64>, _: Ask, out: &mut Vec<u64>) {
+            if at < 8 {
+                out.extend([2 * at, 2 * at + 1]);
+            }
+        }
+        fn play(&self, _: &u64, to: u64) -> u64 {
+            to
+        }
+        fn notation(&self, _: &u64, _: u64, _: &mut Vec<notation::Move>) {}
+        fn to_board(&self, _: &u64) -> Board {
+            Board::default()
+        }
+    }
+
+    fn beam(tree: &Tree) -> crate::search::Report {
+        solve_alone(
+            tree,
+            &Limits::default(),
+            &mut Tables::new(1 << 20),
+            Tactic::Beam(1),
+        )
+    }
+
+    /// The rightmost leaf, 15, is the child of 7, which the rollouts rank
+    /// last of the four positions two moves deep: beams one and two wide
+    /// drop it and run dry, one four wide keeps it and wins. Counted: a
+    /// rollout from a position runs to its leftmost leaf, one node a
+    /// position, and a child on its parent's rollout takes its score
+    /// without one.
+    #[test]
+    fn a_beam_that_drops_the_way_to_the_win_starts_over_wider() {
+        let report = beam(&Tree { goal: Some(15) });
+        assert_eq!(report.verdict, Verdict::Won);
+        assert_eq!(report.best, 15);
+        // One wide: expands 1, 2, 4, 8; rolls out from 2 and 3 (3 nodes
+        // each), 5 (2) and 9 (1). Two wide: expands 1, 2, 3, 4, 5, 8, 9;
+        // rolls out from 2, 3 (3 each), 5, 7 (2 each), 9 and 11 (1 each).
+        // Four wide: expands 1 to 7, and finds the win among 7's children;
+        // rolls out from 2, 3 (3 each), 5, 7 (2 each), 9, 11 and 13 (1
+        // each).
+        let one = 4 + 3 + 3 + 2 + 1;
+        let two = 7 + 3 + 3 + 2 + 2 + 1 + 1;
+        let four = 7 + 3 + 3 + 2 + 2 + 1 + 1 + 1;
+        assert_eq!(report.nodes, one + two + four);
+    }
+
+    /// Eight wide, the beam keeps every position: run dry, it has searched
+    /// them all, and ends, proving nothing.
+    #[test]
+    fn a_beam_that_dropped_nothing_ends_without_a_verdict() {
+        let report = beam(&Tree { goal: None });
+        assert_eq!(report.verdict, Verdict::Unknown);
+        assert_eq!(report.stop, Some(Stop::Narrowed));
+    }
+}
