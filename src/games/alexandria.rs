@@ -56,7 +56,7 @@
 //! one headed by the card of the rank below, if its colour is right): a
 //! pile offers at most one move to each other pile, and splitting a run is
 //! never a choice among several points. A split that only rearranges runs
-//! is left out by the narrowed searches (see [`Alexandria::NARROWINGS`]),
+//! is left out by the narrowed searches (see [`NARROWED`]),
 //! never by the full one.
 //!
 //! None of the three depends on the move that reached a position, so the
@@ -108,8 +108,9 @@ const HOME: u8 = u8::MAX;
 /// [`Step::from`] of a talon place: `TALON + place`.
 const TALON: u8 = 32;
 
-/// What a narrowed walk leaves out, at each level of
-/// [`Alexandria::NARROWINGS`]. A narrowed walk only ever proves a win, so
+/// What a narrowed search leaves out, at each level of narrowing (see
+/// [`Ask::narrowing`]; the beam's moves are level 2's, see
+/// [`Alexandria::BEAMS`]). A narrowed search only ever proves a win, so
 /// these need no argument, only measurements.
 struct Narrowed {
     /// Once this many moves in a row have only rearranged runs (moved
@@ -124,6 +125,27 @@ struct Narrowed {
     greedy: bool,
 }
 
+/// Level `k` narrows as `NARROWED[k - 1]` says (see [`Narrowed`]): a
+/// depth-first walk free to make every move spends millions of
+/// positions trading twin cards between runs and digging through the
+/// stock. The stock's window counts only the cards that have a move:
+/// one counting every card (`4k - 1` cards passed at level `k`, the
+/// levels before this table) left a walk with nothing to play once a
+/// few cards in a row fit nowhere. Numbered deals 1..20, `--timeout
+/// 5s`, one thread: 0 won with the old levels (most cards home 62 on
+/// average), 1 won with these (74 on average). Nearly all of a walk's
+/// positions lie in its last ten stock cards, below a line already
+/// lost: the waste it built cannot be dealt off (a 5S at its bottom,
+/// under thirty cards that fit nowhere), so the walk needs to play
+/// better early, not to search longer late.
+///
+/// Every level is greedy, so that each leaves out all the next one
+/// does: a level that ends drops the narrower ones, which could win
+/// nothing it did not. Level 2 was not greedy before; made greedy, its
+/// rollouts alone (2M positions a deal) won 10 of deals 1..40 (most
+/// cards home 104 on average) against 7 (100), and 2 of deals 41..80
+/// (93) against 1 (91). Of the other level 2s tried, a window of 3 or
+/// up to 2 or 3 moves that rearrange won 8; none that rearrange, 5.
 const NARROWED: [Narrowed; 3] = [
     Narrowed {
         rearranging: 1,
@@ -416,7 +438,7 @@ pub struct State {
     /// equal talons have equal cursors.
     cursor: u8,
     /// Moves in a row that only rearranged runs (see
-    /// [`Alexandria::NARROWINGS`]). Not in the key: only narrowed searches
+    /// [`NARROWED`]). Not in the key: only narrowed searches
     /// read it.
     rearranged: u8,
 }
@@ -647,62 +669,44 @@ impl Game for Alexandria {
     type Key = [u64; 7];
     type Move = Step;
 
-    /// Level `k` narrows as `NARROWED[k - 1]` says (see [`Narrowed`]): a
-    /// depth-first walk free to make every move spends millions of
-    /// positions trading twin cards between runs and digging through the
-    /// stock. The stock's window counts only the cards that have a move:
-    /// one counting every card (`4k - 1` cards passed at level `k`, the
-    /// levels before this table) left a walk with nothing to play once a
-    /// few cards in a row fit nowhere. Numbered deals 1..20, `--timeout
-    /// 5s`, one thread: 0 won with the old levels (most cards home 62 on
-    /// average), 1 won with these (74 on average). Nearly all of a walk's
-    /// positions lie in its last ten stock cards, below a line already
-    /// lost: the waste it built cannot be dealt off (a 5S at its bottom,
-    /// under thirty cards that fit nowhere), so the walk needs to play
-    /// better early, not to search longer late.
-    ///
-    /// Every level is greedy, so that each leaves out all the next one
-    /// does: a level that ends drops the narrower ones, which could win
-    /// nothing it did not. Level 2 was not greedy before; made greedy, its
-    /// rollouts alone (2M positions a deal) won 10 of deals 1..40 (most
-    /// cards home 104 on average) against 7 (100), and 2 of deals 41..80
-    /// (93) against 1 (91). Of the other level 2s tried, a window of 3 or
-    /// up to 2 or 3 moves that rearrange won 8; none that rearrange, 5.
-    const NARROWINGS: &'static [u32] = &[1, 2, 3];
     const MAX_NARROWING: Option<u32> = Some(NARROWED.len() as u32);
-    /// Best-first searches led by rollouts at levels 1, 2 and 3: a rollout
+    /// One beam at level 2 (see `search::beam`), led by level 2's
+    /// rollouts, is the whole search besides the full walk. A rollout
     /// plays on the move [`Alexandria::order`] puts first, and its end is
-    /// judged by [`Game::score`]. Numbered deals 1..40, `--timeout 5s`,
-    /// two at a time beside another busy process: the walks alone won 1
-    /// (most cards home 72 on average, `results/alexandria.csv` of commit
-    /// b1c9e47); with rollouts at levels 1 and 2 after them, 6 (97); at
-    /// 1 and 2 without the narrowed walks, 5 (95).
+    /// judged by [`Game::score`]. Numbered deals 1..80, `--max-nodes
+    /// 3000000`, one deal at a time: 41 won (most cards home 127.9 on
+    /// average), where the rotation before it (narrowed walks at levels
+    /// 1..3, then best-first searches led by rollouts at levels 1..3) won
+    /// 19 (107.8); 3 of those 19 (46, 53, 58) the beam did not win. A
+    /// second beam at level 3 also won 41 (other deals: 46, 53, 57 and 71
+    /// in, 27, 35, 47, 50, 63 and 77 out), and at `--max-nodes 8000000`
+    /// deals 1..40 gave 26 against 27 with the one beam. The beam added
+    /// to the old rotation, second or last, won 7 and 11 of deals 1..30,
+    /// against 21 alone: the turns that take most of the nodes went to the
+    /// others.
     ///
-    /// Different searches win different deals, so the third searches
-    /// among level 3's moves, led by level 2's rollouts (see
-    /// [`Alexandria::rollout_level`]). Alone at 2M positions a deal
-    /// (`--tactic rollouts-N --max-nodes 2000000`, one at a time), deals
-    /// 1..40 and 41..80: level 1 won 7 and 1 (most cards home 96.8 and
-    /// 90.9 on average), level 2 won 10 and 2 (104.2, 92.8), this one 8
-    /// and 2 (102.5, 91.7), three of them (25, 72 and 74) won by neither
-    /// of the others. (Level 3 led by its own rollouts, after levels 1
-    /// and 2 in the rotation, had won 5 of deals 1..40 at 5 s, against
-    /// 6 without it.) Last in the rotation (turn 6), it takes nodes that
-    /// went to the full walk's second turn and the narrowed walks' later
-    /// ones: the full walk gives up for want of memory within 150k
-    /// positions, and each narrowed walk alone gets no more than 47 cards
-    /// home on deal 1 in 20M positions. The default search,
-    /// `--max-nodes 20000000`, one deal at a time: deals 1..40 went from
-    /// 12 won (most cards home 107.5 on average) to 14 (112.2), deals
-    /// 41..80 from 3 (97.2) to 6 (104.7); every new win (25, 26, 69, 72
-    /// and 74) replays under `verify`. At `--timeout 5s`, one deal at a
-    /// time beside another busy process: 12 won (107.5) to 13 (110.3),
-    /// and 3 (97.2) to 5 (101.5).
-    const ROLLOUTS: &'static [u32] = &[1, 2, 3];
+    /// Alone at a million positions a deal (`--tactic beam-N` or
+    /// `rollouts-N --max-nodes 1000000`), deals 1..80: the beam at level 2
+    /// won 33, at level 3 30, at level 1 (deals 1..30) 15 against 19 at
+    /// level 2; the best-first search led by level 2's rollouts, 15.
+    const BEAMS: &'static [u32] = &[2];
+    /// The full walk, free to rearrange runs without end, goes ever deeper
+    /// and never ends on a whole deal: with a table's share of the default
+    /// cap as its path's room it filled 512 MiB within 145k positions
+    /// (deal 1, 2.4 s, 738 MB resident), a third of the nodes of a search
+    /// of 5 s. With 64 MiB it gives up within 10k positions (deal 1: 9k,
+    /// 0.15 s), and a 5 s search of deal 1 makes 7.6M nodes, not 5.3M
+    /// (deal 3: 6.1M, not 4.8M), in 55 MB, not 390 MB. On the late
+    /// positions of the tests it still ends, and proves their losses.
+    const MAX_PATH_BYTES: usize = 64 << 20;
     const FIRST_TURN_NODES: u64 = 10_000;
 
     /// Levels 1 and 2 play their own moves in their rollouts; level 3
-    /// plays level 2's (see [`Alexandria::ROLLOUTS`]).
+    /// plays level 2's. Alone at 2M positions a deal (`--tactic
+    /// rollouts-N --max-nodes 2000000`), deals 1..40 and 41..80, best-first
+    /// searches led by rollouts at level 1 won 7 and 1 (most cards home
+    /// 96.8 and 90.9 on average), at level 2 10 and 2 (104.2, 92.8), and
+    /// at level 3 led by level 2's rollouts 8 and 2 (102.5, 91.7).
     fn rollout_level(level: u32) -> u32 {
         level.min(2)
     }
@@ -829,13 +833,17 @@ impl Game for Alexandria {
         words
     }
 
-    /// Where a rollout ends (see [`Game::ROLLOUTS`]): ten for each card
+    /// Where a rollout ends (see [`Alexandria::BEAMS`]): ten for each card
     /// home, three for each card gone from the talon, less five for each
     /// card face down and two for each in the waste. Rollouts stop early
     /// when the waste cannot be dealt off, so the weights reward what
     /// keeps it short: on numbered deals 1..40, at 3M positions a deal and
     /// level 2, these won 6 deals (most cards home 96 on average); cards
-    /// home alone, 3 (94).
+    /// home alone, 3 (94). Other weights won about as many (best-first
+    /// search led by level 2's rollouts, a million positions a deal, deals
+    /// 1..30, 10 won with these): two a card in the waste changed to 0, 4
+    /// or 8 won 10, 10 and 11; five a card face down to 2 or 10, 10 and 9;
+    /// three a card gone from the talon to 0 or 6, 10 and 10.
     fn score(&self, state: &State) -> i32 {
         let down: usize = (0..PILES)
             .map(|p| self.face_down(p, state.piles[p].dealt_left()))
@@ -856,7 +864,7 @@ impl Game for Alexandria {
     /// Moves best first (see `Alexandria::order`): a safe move home alone
     /// (rule H); only one empty pile (rule S); no whole King-led pile to an
     /// empty one (rule E). See the module doc for why no win is lost, and
-    /// [`Alexandria::NARROWINGS`] for what narrowed searches leave out.
+    /// [`NARROWED`] for what narrowed searches leave out.
     fn moves(&self, state: &State, _last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
         let waste_top = state.waste_top();
         let narrowed = (ask.narrowing > 0).then(|| &NARROWED[ask.narrowing as usize - 1]);
@@ -1123,7 +1131,7 @@ mod tests {
 
     use super::*;
     use crate::reference::{Replay, replay};
-    use crate::search::{Limits, Tables, Verdict, solve};
+    use crate::search::{Limits, Tables, Tactic, Verdict, solve, solve_alone};
 
     fn card(text: &str) -> Card {
         text.parse().unwrap()
@@ -1648,5 +1656,32 @@ Waste: 3D 4D
         }
         // 281 and 11 of 1..=300 when written.
         assert!(won > 250 && lost > 8, "won {won}, lost {lost}");
+    }
+
+    /// A beam led by level 2's rollouts wins deals that a best-first
+    /// search led by the same rollouts does not, in a million positions
+    /// (deal 8 in 97k), and its lines, partly played by the rollout that
+    /// won, replay to a win.
+    #[test]
+    fn a_beam_wins_what_best_first_search_does_not() {
+        let limits = Limits {
+            max_nodes: Some(1_000_000),
+            ..Limits::default()
+        };
+        let mut tables = Tables::new(1 << 28);
+        for n in [2, 8] {
+            let deal = crate::deal::deal(&LAYOUT, n);
+            let game = Alexandria::new(&deal).unwrap();
+            let report = solve_alone(&game, &limits, &mut tables, Tactic::Beam(2));
+            assert_eq!(report.verdict, Verdict::Won, "deal {n}");
+            assert_eq!(
+                replay(&AlexandriaRules, &deal, &report.moves),
+                Replay::Won,
+                "deal {n}"
+            );
+        }
+        let game = Alexandria::new(&crate::deal::deal(&LAYOUT, 8)).unwrap();
+        let report = solve_alone(&game, &limits, &mut tables, Tactic::Rollouts(2));
+        assert_eq!(report.verdict, Verdict::Unknown);
     }
 }
