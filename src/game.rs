@@ -80,6 +80,10 @@ pub trait Game: Sized {
         level
     }
 
+    /// How many times the turn's budget a beam's turn gets (see
+    /// [`Game::BEAMS`]).
+    const BEAM_WEIGHT: u64 = 1;
+
     /// The most bytes a walk's path may take, whatever its table's share
     /// (see [`crate::search::solve`]): a game whose full walk cannot hope
     /// to end on a whole deal may have it give up early and leave the time

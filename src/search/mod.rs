@@ -219,21 +219,18 @@ impl std::str::FromStr for Tactic {
             "best-first" => Ok(Tactic::BestFirst),
             "full" => Ok(Tactic::Full),
             _ => {
-                let levelled: [(&str, fn(u32) -> Tactic); 3] = [
-                    ("narrowed-", Tactic::Narrowed),
-                    ("rollouts-", Tactic::Rollouts),
-                    ("beam-", Tactic::Beam),
-                ];
-                levelled
-                    .iter()
-                    .find_map(|&(prefix, tactic)| {
-                        (text.strip_prefix(prefix)).map(|level| level_of(level).map(tactic))
-                    })
-                    .unwrap_or_else(|| {
-                        Err(format!(
+                let (kind, level) = text.rsplit_once('-').unwrap_or((text, ""));
+                let tactic = match kind {
+                    "narrowed" => Tactic::Narrowed,
+                    "rollouts" => Tactic::Rollouts,
+                    "beam" => Tactic::Beam,
+                    _ => {
+                        return Err(format!(
                             "`{text}` is not a tactic: best-first, full, narrowed-N, rollouts-N or beam-N"
-                        ))
-                    })
+                        ));
+                    }
+                };
+                level_of(level).map(tactic)
             }
         }
     }
@@ -259,10 +256,11 @@ impl Tactic {
             .collect()
     }
 
-    fn weight(self) -> u64 {
+    fn weight<G: Game>(self) -> u64 {
         match self {
             Tactic::BestFirst => BEST_FIRST_WEIGHT,
-            Tactic::Narrowed(_) | Tactic::Full | Tactic::Rollouts(_) | Tactic::Beam(_) => 1,
+            Tactic::Beam(_) => G::BEAM_WEIGHT,
+            Tactic::Narrowed(_) | Tactic::Full | Tactic::Rollouts(_) => 1,
         }
     }
 }
@@ -438,7 +436,7 @@ fn take_turns<G: Game>(
             let round_ends = at + 1 == rotation.len();
             let entrant = &mut rotation[at];
             turns += 1;
-            let allowance = budget.saturating_mul(entrant.tactic.weight());
+            let allowance = budget.saturating_mul(entrant.tactic.weight::<G>());
             if round_ends || !G::GROWTH_BY_ROUND {
                 budget = budget.saturating_mul(TURN_GROWTH);
             }
