@@ -300,6 +300,7 @@ impl<G: Game> Entrant<G> {
         allowance: u64,
         room: usize,
     ) -> End<notation::Move> {
+        let path_cap = room.min(G::MAX_PATH_BYTES);
         let attempt = self.attempt.get_or_insert_with(|| {
             let root = search.game.initial();
             let key = search.game.key(&root);
@@ -310,16 +311,14 @@ impl<G: Game> Entrant<G> {
                 Tactic::Rollouts(level) => {
                     Attempt::BestFirst(BestFirst::with_rollouts(root, level, room))
                 }
-                Tactic::Narrowed(level) => {
-                    Attempt::Walk(Walk::new(root, key, level, room.min(G::MAX_PATH_BYTES)))
-                }
-                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, room.min(G::MAX_PATH_BYTES))),
+                Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, path_cap)),
+                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, path_cap)),
                 Tactic::Beam(level) => Attempt::Beam(Beam::new(root, level, room)),
             }
         });
         // The room grows when the tactic inherits the tables of others.
         match attempt {
-            Attempt::Walk(walk) => walk.path_cap = room.min(G::MAX_PATH_BYTES),
+            Attempt::Walk(walk) => walk.path_cap = path_cap,
             Attempt::BestFirst(best_first) => best_first.room = room,
             Attempt::Beam(beam) => beam.room = room,
         }
@@ -376,8 +375,8 @@ impl<G: Game> Entrant<G> {
 /// table's share, or `MIN_PATH_BYTES` if that is more (a walk no more than
 /// [`Game::MAX_PATH_BYTES`]); past that a walk
 /// gives up its place and the others go on (in Alexandria the full walk's
-/// path outgrows a quarter of the default cap within a second, while the
-/// narrowed walks, which rearrange little, stay short). Without the full
+/// path outgrew a quarter of the default cap within a second, while the
+/// narrowed walks, which rearrange little, stayed short). Without the full
 /// walk the search can no longer prove a loss: if the others end without
 /// a win, the verdict is `unknown` for want of memory.
 pub fn solve<G: Game>(game: &G, limits: &Limits, tables: &mut Tables<G::Key>) -> Report {
@@ -448,19 +447,13 @@ fn take_turns<G: Game>(
                 End::Won(moves) => break (Verdict::Won, None, moves),
                 End::Lost => match entrant.tactic {
                     Tactic::Narrowed(level) | Tactic::Rollouts(level) => {
-                        rotation.retain(|kept| match kept.tactic {
-                            Tactic::Narrowed(other) | Tactic::Rollouts(other) => other > level,
-                            _ => true,
+                        retire(&mut rotation, tables, cap, |kept| match kept {
+                            Tactic::Narrowed(other) | Tactic::Rollouts(other) => other <= level,
+                            _ => false,
                         });
-                        let used = |t: usize| rotation.iter().any(|kept| kept.table == t);
-                        Tables::reshare(tables, cap, used);
                     }
                     Tactic::BestFirst | Tactic::Full => break (Verdict::Lost, None, Vec::new()),
-                    Tactic::Beam(_) => {
-                        rotation.remove(at);
-                        let used = |t: usize| rotation.iter().any(|kept| kept.table == t);
-                        Tables::reshare(tables, cap, used);
-                    }
+                    beam @ Tactic::Beam(_) => retire(&mut rotation, tables, cap, |t| t == beam),
                 },
                 End::Stopped(stop) => break (Verdict::Unknown, Some(stop), Vec::new()),
                 End::OutOfNodes => {}
@@ -470,9 +463,7 @@ fn take_turns<G: Game>(
                         // The others go on: a narrowed walk may still win.
                         // Without the full walk no loss can be proven.
                         prover_out_of_room |= tactic == Tactic::Full;
-                        rotation.remove(at);
-                        let used = |t: usize| rotation.iter().any(|kept| kept.table == t);
-                        Tables::reshare(tables, cap, used);
+                        retire(&mut rotation, tables, cap, |t| t == tactic);
                     }
                 },
             }
@@ -489,6 +480,19 @@ fn take_turns<G: Game>(
         best: search.best,
         elapsed: started.elapsed(),
     }
+}
+
+/// Takes the tactics `ended` picks out of the rotation, and shares their
+/// tables among those left.
+fn retire<G: Game>(
+    rotation: &mut Vec<Entrant<G>>,
+    tables: &mut [Table<G::Key>],
+    cap: usize,
+    ended: impl Fn(Tactic) -> bool,
+) {
+    rotation.retain(|entrant| !ended(entrant.tactic));
+    let used = |t: usize| rotation.iter().any(|kept| kept.table == t);
+    Tables::reshare(tables, cap, used);
 }
 
 /// What the attempts of one search share: the game, the limits, and the
