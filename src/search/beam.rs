@@ -20,7 +20,7 @@
 use std::cmp::Reverse;
 use std::mem::size_of;
 
-use super::rollout::{Outcome, Rollout};
+use super::rollout::{Line, Outcome, Rollout};
 use super::{Closed, End, ROOT, Search, Table};
 use crate::game::{Ask, Game};
 use crate::notation;
@@ -29,11 +29,10 @@ use crate::notation;
 const HINT_MOVES: usize = 16;
 
 /// A position reached, the score of the rollout from it, and that
-/// rollout's first moves. The child the first of them leads to would roll
-/// out along the rest (see `best_first::Hint`), so it takes the score and
-/// the rest without a rollout: a one-wide beam then rolls out from the
-/// children of a position other than the one its last rollout went
-/// through. (Numbered deals 1..80 at a million positions, `--tactic
+/// rollout's first moves, which the child along the first of them takes
+/// with the score, without a rollout (see [`Line`]): a one-wide beam then
+/// rolls out from the children of a position other than the one its last
+/// rollout went through. (Numbered deals 1..80 at a million positions, `--tactic
 /// beam-2`: 33 won against 31 with a rollout from every child.)
 #[derive(Clone, Copy)]
 struct Candidate<S, M> {
@@ -43,17 +42,17 @@ struct Candidate<S, M> {
     /// the beam.
     at: u32,
     mv: Option<M>,
-    line: [Option<M>; HINT_MOVES],
+    line: Line<M, HINT_MOVES>,
 }
 
-impl<S, M: Copy> Candidate<S, M> {
+impl<S, M: Copy + PartialEq> Candidate<S, M> {
     fn root(state: S) -> Candidate<S, M> {
         Candidate {
             score: 0,
             state,
             at: 0,
             mv: None,
-            line: [None; HINT_MOVES],
+            line: Line::NONE,
         }
     }
 }
@@ -137,19 +136,12 @@ impl<G: Game> Beam<G> {
                     if !table.insert(game.key(&child)) {
                         continue;
                     }
-                    let mut line = [None; HINT_MOVES];
-                    let score = if parent.line[0] == Some(mv) {
-                        line[..HINT_MOVES - 1].copy_from_slice(&parent.line[1..]);
-                        parent.score
+                    let (score, line) = if parent.line.starts_with(mv) {
+                        (parent.score, parent.line.rest())
                     } else {
                         match self.rollout.play(search, child, Some(mv)) {
                             Err(stop) => return End::Stopped(stop),
-                            Ok(Outcome::Stopped(score)) => {
-                                for (to, &from) in line.iter_mut().zip(self.rollout.line()) {
-                                    *to = Some(from);
-                                }
-                                score
-                            }
+                            Ok(Outcome::Stopped(score)) => (score, Line::of(self.rollout.line())),
                             Ok(Outcome::Won) => {
                                 let rest = self.rollout.line().to_vec();
                                 return End::Won(super::line(

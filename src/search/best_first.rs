@@ -13,7 +13,7 @@ use std::mem::size_of;
 
 use ahash::AHashMap;
 
-use super::rollout::{Outcome, Rollout};
+use super::rollout::{Line, Outcome, Rollout};
 use super::{CHECK_EVERY, Closed, End, ROOT, Search, Table};
 use crate::game::{Ask, Game};
 use crate::notation;
@@ -35,12 +35,9 @@ struct Open<S, M> {
 const HINT_MOVES: usize = 8;
 
 /// What a search led by rollouts knows of a queued position: its score,
-/// and the first moves of the rollout that gave it. The position that the
-/// first of them reaches would roll out along the rest of the same line
-/// (but for a position the first rollout went through, which the second
-/// may go back to), so when the position is expanded, that child takes
-/// the score, and the moves after the first, without a rollout of its
-/// own. A best-first search goes down its best line one position at a
+/// and the first moves of the rollout that gave it, which the child along
+/// the first of them takes with the score, without a rollout of its own
+/// (see [`Line`]), when the position is expanded. A best-first search goes down its best line one position at a
 /// time, each a child of the last, so many expansions save a rollout:
 /// Alexandria's deal 10 (`--tactic rollouts-1`) is won through the same
 /// 756 positions in 93.8k nodes, against 120.6k; in 2M nodes, deal 9
@@ -50,7 +47,7 @@ const HINT_MOVES: usize = 8;
 #[derive(Clone, Copy)]
 struct Hint<M> {
     score: i32,
-    line: [Option<M>; HINT_MOVES],
+    line: Line<M, HINT_MOVES>,
 }
 
 /// The positions waiting to be expanded, by score: one queue per score,
@@ -292,21 +289,16 @@ impl<G: Game> BestFirst<G> {
                 }
                 let score = match &mut self.rollout {
                     None => score,
-                    Some(_) if known.is_some_and(|k| k.line[0] == Some(mv)) => {
+                    Some(_) if known.is_some_and(|k| k.line.starts_with(mv)) => {
                         let known = known.expect("the hint was read");
-                        let mut line = [None; HINT_MOVES];
-                        line[..HINT_MOVES - 1].copy_from_slice(&known.line[1..]);
-                        let score = known.score;
+                        let (score, line) = (known.score, known.line.rest());
                         self.hints.insert(key, Hint { score, line });
                         score
                     }
                     Some(rollout) => match rollout.play(search, state, Some(mv)) {
                         Err(stop) => return End::Stopped(stop),
                         Ok(Outcome::Stopped(score)) => {
-                            let mut line = [None; HINT_MOVES];
-                            for (to, &from) in line.iter_mut().zip(rollout.line()) {
-                                *to = Some(from);
-                            }
+                            let line = Line::of(rollout.line());
                             self.hints.insert(key, Hint { score, line });
                             score
                         }

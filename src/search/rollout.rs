@@ -22,6 +22,39 @@ pub(super) enum Outcome {
     Won,
 }
 
+/// The first `N` moves of a rollout. The position the first of them
+/// reaches would roll out along the rest (but for a position the first
+/// rollout went through, which the second may go back to), so a search
+/// can give that child the same score, and the rest of the moves, without
+/// a rollout of its own.
+#[derive(Clone, Copy)]
+pub(super) struct Line<M, const N: usize>([Option<M>; N]);
+
+impl<M: Copy + PartialEq, const N: usize> Line<M, N> {
+    pub(super) const NONE: Line<M, N> = Line([None; N]);
+
+    /// The first moves of `moves`.
+    pub(super) fn of(moves: &[M]) -> Line<M, N> {
+        let mut line = [None; N];
+        for (to, &from) in line.iter_mut().zip(moves) {
+            *to = Some(from);
+        }
+        Line(line)
+    }
+
+    /// Whether `mv` is the line's first move.
+    pub(super) fn starts_with(&self, mv: M) -> bool {
+        self.0[0] == Some(mv)
+    }
+
+    /// The line after its first move.
+    pub(super) fn rest(&self) -> Line<M, N> {
+        let mut line = [None; N];
+        line[..N - 1].copy_from_slice(&self.0[1..]);
+        Line(line)
+    }
+}
+
 /// A rollout's buffers, kept from one rollout to the next.
 pub(super) struct Rollout<G: Game> {
     /// The narrowing level of the moves played (see [`Ask::narrowing`]).
