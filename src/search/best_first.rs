@@ -37,8 +37,9 @@ const HINT_MOVES: usize = 8;
 /// What a search led by rollouts knows of a queued position: its score,
 /// and the first moves of the rollout that gave it, which the child along
 /// the first of them takes with the score, without a rollout of its own
-/// (see [`Line`]), when the position is expanded. A best-first search goes down its best line one position at a
-/// time, each a child of the last, so many expansions save a rollout:
+/// (see [`Line`]), when the position is expanded. A best-first search
+/// goes down its best line one position at a time, each a child of the
+/// last, so many expansions save a rollout:
 /// Alexandria's deal 10 (`--tactic rollouts-1`) is won through the same
 /// 756 positions in 93.8k nodes, against 120.6k; in 2M nodes, deal 9
 /// (`rollouts-3`) reaches 16.0k positions against 15.0k. Kept beside the
