@@ -174,20 +174,23 @@ const NEXT_HOME: [[u64; 16]; 4] = {
     bits
 };
 
-/// A card's rank, colour and suit bit, read from [`FACES`].
+/// A card's rank, suit, colour and suit bit, read from [`FACES`].
 #[derive(Clone, Copy)]
 struct Face {
     rank: u8,
+    suit: u8,
     colour: u8,
     suit_bit: u8,
 }
 
 /// Each card's [`Face`] (by index; the indices past the cards are all
 /// zero), from a table: `Raglan::tableau_place` reads them for every pile
-/// it looks through, and working them out divides by 13.
+/// it looks through, and `Raglan::weight` at every move, and working them
+/// out divides by 13 (a tenth of `play`'s instructions).
 const FACES: [Face; 64] = {
     let mut faces = [Face {
         rank: 0,
+        suit: 0,
         colour: 0,
         suit_bit: 0,
     }; 64];
@@ -196,6 +199,7 @@ const FACES: [Face; 64] = {
         let card = Card::from_index(index);
         faces[index] = Face {
             rank: card.rank().get(),
+            suit: card.suit().index() as u8,
             colour: matches!(card.colour(), Colour::Red) as u8,
             suit_bit: suit_bit(card) as u8,
         };
@@ -329,21 +333,13 @@ impl Raglan {
     /// card, then 4 and 2.
     fn weight(state: &State, card: usize) -> i32 {
         const NEXT: [i32; 16] = [8, 4, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-        // Suit and rank from a table: play weighs a card at every move, and
-        // dividing by 13 took a tenth of its instructions.
-        const SUIT_RANK: [(u8, u8); 64] = {
-            let mut table = [(0, 0); 64];
-            let mut card = 0;
-            while card < Card::COUNT {
-                table[card] = ((card / 13) as u8, (card % 13) as u8);
-                card += 1;
-            }
-            table
-        };
-        let (suit, rank) = SUIT_RANK[card & 63];
-        // A card on the tableau is above its foundation, so the index is
-        // at most 12.
-        NEXT[(rank.wrapping_sub(state.home[suit as usize & 3]) & 15) as usize]
+        let face = FACES[card & 63];
+        // A card on the tableau is above its foundation, so the index (its
+        // rank less one, less the rank home) is at most 12.
+        let above = face
+            .rank
+            .wrapping_sub(1 + state.home[face.suit as usize & 3]);
+        NEXT[(above & 15) as usize]
     }
 
     /// Where a card lies on the tableau: its pile and how many cards lie
