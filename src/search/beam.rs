@@ -93,7 +93,7 @@ impl<G: Game> Beam<G> {
             children: Vec::new(),
             moves: Vec::new(),
             narrowing,
-            rollout: Rollout::new(G::rollout_level(narrowing)),
+            rollout: Rollout::remembering(G::rollout_level(narrowing)),
             room,
         }
     }
@@ -283,22 +283,24 @@ mod tests {
     /// last of the four positions two moves deep: beams one and two wide
     /// drop it and run dry, one four wide keeps it and wins. Counted: a
     /// rollout from a position runs to its leftmost leaf, one node a
-    /// position, and a child on its parent's rollout takes its score
-    /// without one.
+    /// position, or stops at the first position an earlier rollout went
+    /// through (counted), and a child on its parent's rollout takes its
+    /// score without one.
     #[test]
     fn a_beam_that_drops_the_way_to_the_win_starts_over_wider() {
         let report = beam(&Tree { goal: Some(15) });
         assert_eq!(report.verdict, Verdict::Won);
         assert_eq!(report.best, 15);
         // One wide: expands 1, 2, 4, 8; rolls out from 2 and 3 (3 nodes
-        // each), 5 (2) and 9 (1). Two wide: expands 1, 2, 3, 4, 5, 8, 9;
-        // rolls out from 2, 3 (3 each), 5, 7 (2 each), 9 and 11 (1 each).
-        // Four wide: expands 1 to 7, and finds the win among 7's children;
-        // rolls out from 2, 3 (3 each), 5, 7 (2 each), 9, 11 and 13 (1
-        // each).
+        // each: 2 4 8, 3 6 12), 5 (2: 5 10) and 9 (1).
+        // Two wide: expands 1, 2, 3, 4, 5, 8, 9; the rollouts from 2 to
+        // 11 but 7 stop at once (1 node each; the line of 2 is then
+        // empty, so 4 rolls out too), 7's goes on to 14 (2).
+        // Four wide: expands 1 to 7, and finds the win among 7's
+        // children; rolls out from 2 to 14, each stopping at once (13).
         let one = 4 + 3 + 3 + 2 + 1;
-        let two = 7 + 3 + 3 + 2 + 2 + 1 + 1;
-        let four = 7 + 3 + 3 + 2 + 2 + 1 + 1 + 1;
+        let two = 7 + 9 + 2;
+        let four = 7 + 13;
         assert_eq!(report.nodes, one + two + four);
     }
 
