@@ -625,6 +625,42 @@ impl Alexandria {
     }
 }
 
+/// Sorts moves by `order` (see [`Alexandria::order`]), highest first,
+/// equal ones in the order given, as a stable sort by key would. Each
+/// move's order is worked out once, not at each comparison (a rollout
+/// spent a third of its time in `order`), and packed with the move's
+/// place into one word, so that a sort of plain words on the stack does
+/// the work: `sort_by_cached_key` allocated its keys on the heap at each
+/// call. A beam (`valgrind --tool=callgrind patience solve alexandria 1
+/// --tactic beam-2 --max-nodes 300000`) took 2.04G instructions with it,
+/// 1.80G with this, for the same positions.
+fn sort_best_first(moves: &mut [Step], order: impl Fn(Step) -> i32) {
+    /// Orders lie in `0..=TOP`.
+    const TOP: i32 = 1 << 20;
+    const MOST: usize = 256;
+    if moves.len() > MOST {
+        moves.sort_by_cached_key(|&step| -order(step));
+        return;
+    }
+    let mut keys = [0u32; MOST];
+    let keys = &mut keys[..moves.len()];
+    for (i, (key, &step)) in keys.iter_mut().zip(moves.iter()).enumerate() {
+        let order = order(step);
+        debug_assert!((0..=TOP).contains(&order), "order {order}");
+        *key = ((TOP - order) as u32) << 8 | i as u32;
+    }
+    keys.sort_unstable();
+    let mut given = [Step {
+        from: 0,
+        count: 0,
+        to: 0,
+    }; MOST];
+    given[..moves.len()].copy_from_slice(moves);
+    for (step, key) in moves.iter_mut().zip(keys.iter()) {
+        *step = given[(key & 0xff) as usize];
+    }
+}
+
 /// The piles by their top card's rank and colour, a bit each: the piles a
 /// card of rank r and colour c goes on are `onto[r + 1][other c]`.
 fn onto(state: &State) -> [[u16; 2]; 15] {
@@ -1020,9 +1056,7 @@ impl Game for Alexandria {
             playable += (t >= state.cursor && out.len() > before) as u32;
         }
         if ask.ordered {
-            // Each move's order worked out once, not at each comparison: a
-            // rollout spent a third of its time in `order`.
-            out[start..].sort_by_cached_key(|&step| -self.order(state, step, kept));
+            sort_best_first(&mut out[start..], |step| self.order(state, step, kept));
         }
     }
 
