@@ -112,12 +112,25 @@ impl Card {
         Rank(self.0 % 13 + 1)
     }
 
+    /// Worked out without a table or a bounds check (a card's index is
+    /// below 52): the search's move generators ask a card's suit and
+    /// colour at every position.
     pub const fn suit(self) -> Suit {
-        Suit::from_index(self.0 as usize / 13)
+        match self.0 / 13 {
+            0 => Suit::Clubs,
+            1 => Suit::Diamonds,
+            2 => Suit::Hearts,
+            _ => Suit::Spades,
+        }
     }
 
+    /// Red for suits 1 and 2 (diamonds, hearts), whose index plus one has
+    /// bit 1 set; black for 0 and 3 (clubs, spades).
     pub const fn colour(self) -> Colour {
-        self.suit().colour()
+        match (self.0 / 13 + 1) & 2 {
+            0 => Colour::Black,
+            _ => Colour::Red,
+        }
     }
 
     pub fn all() -> impl Iterator<Item = Card> {
@@ -206,5 +219,20 @@ mod tests {
     fn colours() {
         assert_eq!("QH".parse::<Card>().unwrap().colour(), Colour::Red);
         assert_eq!("QS".parse::<Card>().unwrap().colour(), Colour::Black);
+        assert_eq!(Suit::Clubs.colour(), Colour::Black);
+        assert_eq!(Suit::Diamonds.colour(), Colour::Red);
+    }
+
+    /// A card's suit and colour, worked out from its index, are those it
+    /// was made with.
+    #[test]
+    fn every_card_knows_its_suit_and_colour() {
+        for suit in Suit::ALL {
+            for rank in Rank::all() {
+                let card = Card::new(rank, suit);
+                assert_eq!((card.suit(), card.rank()), (suit, rank));
+                assert_eq!(card.colour(), suit.colour(), "{card}");
+            }
+        }
     }
 }
