@@ -637,7 +637,10 @@ impl Alexandria {
 fn sort_best_first(moves: &mut [Step], order: impl Fn(Step) -> i32) {
     /// Orders lie in `0..=TOP`.
     const TOP: i32 = 1 << 20;
-    const MOST: usize = 256;
+    const MOST: usize = 64;
+    if moves.len() < 2 {
+        return;
+    }
     if moves.len() > MOST {
         moves.sort_by_cached_key(|&step| -order(step));
         return;
@@ -1330,6 +1333,32 @@ mod tests {
             (state, reference) = after.swap_remove(pick);
         }
         (positions, runs, to_empty)
+    }
+
+    /// Moves come out of `sort_best_first` as from a stable sort by
+    /// order, highest first: lists short and long (past the words kept on
+    /// the stack), with orders often equal.
+    #[test]
+    fn moves_sort_as_a_stable_sort_by_order_would() {
+        let mut picks = Picks::new(7);
+        for len in [0, 1, 2, 3, 10, 63, 64, 65, 200] {
+            for _ in 0..20 {
+                let moves: Vec<Step> = (0..len)
+                    .map(|i| Step {
+                        from: i as u8,
+                        count: picks.below(4) as u8,
+                        to: picks.below(3) as u8,
+                    })
+                    .collect();
+                let order =
+                    |step: Step| [0, 1 << 16, 1 << 20][step.to as usize] + step.count as i32;
+                let mut sorted = moves.clone();
+                sort_best_first(&mut sorted, order);
+                let mut stable = moves.clone();
+                stable.sort_by_key(|&step| -order(step));
+                assert_eq!(sorted, stable, "{len} moves");
+            }
+        }
     }
 
     #[test]
