@@ -1351,7 +1351,7 @@ mod tests {
                     })
                     .collect();
                 let order =
-                    |step: Step| [0, 1 << 16, 1 << 20][step.to as usize] + step.count as i32;
+                    |step: Step| [0, 1 << 16, (1 << 20) - 3][step.to as usize] + step.count as i32;
                 let mut sorted = moves.clone();
                 sort_best_first(&mut sorted, order);
                 let mut stable = moves.clone();
