@@ -1,22 +1,18 @@
 //! Speed of the All in a Row solver on fixed PySolFC deals.
 //!
-//! Whole solves measure what a user waits for; the hot paths split that
-//! into the engine's share (moves, play, keys), so a change in a solve's
-//! time can be traced to the engine or to the search around it. Every
-//! deal is named by its PySolFC game number, so figures from different
-//! commits compare like with like.
+//! Whole solves measure what a user waits for; `benches/games.rs` splits
+//! that into the engine's share (moves, play, keys) and the table's, for
+//! every game. Every deal is named by its PySolFC game number, so figures
+//! from different commits compare like with like.
 //!
-//! `cargo bench --bench solve` takes about two minutes on two cores;
-//! `-- --quick` gives rough figures in well under a minute.
+//! `cargo bench --bench solve` took 42 s on two cores, under load.
 
-use std::hint::black_box;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main};
-use patience::board::Board;
-use patience::game::{Ask, Game};
+use patience::game::Game;
 use patience::games::GameKind;
 use patience::games::all_in_a_row::AllInARow;
 use patience::search::{Limits, Tables, Verdict, solve};
@@ -32,27 +28,6 @@ const BATCH: RangeInclusive<u64> = 1..=100;
 /// worst case for time and table size.
 const HARD: [u64; 3] = [463, 509, 3380];
 
-/// A position for the hot paths: PySolFC game 28 after the first 19 moves
-/// of a win. Written out rather than played to, so that it stays the same
-/// whatever order the engine tries moves in. Three moves are open: 3S, AD
-/// and 3H onto the 2S.
-const MID_GAME: &str = "\
-Foundations: 2S
-: 7H 8D 5C 6D
-: JS 6H 3C 6C
-: 4S 7D
-: 7C 8C 3S
-: KD QC 4H
-: 9S AD
-: 9C TC 9D
-: 5H AH 2C 3H
-: 8S KH
-: QD 2H TH
-: JH 4D
-: 5S
-:
-";
-
 fn pysol_engine(n: u64) -> AllInARow {
     let board = GameKind::AllInARow
         .pysol_deal(n)
@@ -63,7 +38,6 @@ fn pysol_engine(n: u64) -> AllInARow {
 fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("all-in-a-row");
     solves(&mut group);
-    hot_paths(&mut group);
     group.finish();
 }
 
@@ -101,33 +75,6 @@ fn solves(group: &mut BenchmarkGroup<'_, WallTime>) {
             b.iter(|| solve(&game, &limits, &mut table).verdict)
         });
     }
-}
-
-/// The engine calls the search makes for every position it expands, timed
-/// alone: generating the moves and playing each, and the table key.
-fn hot_paths(group: &mut BenchmarkGroup<'_, WallTime>) {
-    group
-        .sampling_mode(SamplingMode::Auto)
-        .sample_size(100)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3));
-    let board = Board::parse(MID_GAME).expect("MID_GAME is a board");
-    let game = AllInARow::new(&board).expect("MID_GAME is an All in a Row position");
-    let state = game.initial();
-
-    let mut moves = Vec::new();
-    group.bench_function("moves+play", |b| {
-        b.iter(|| {
-            let state = black_box(&state);
-            moves.clear();
-            game.moves(state, None, Ask::FULL, &mut moves);
-            for &mv in &moves {
-                black_box(game.play(state, mv));
-            }
-        })
-    });
-
-    group.bench_function("key", |b| b.iter(|| game.key(black_box(&state))));
 }
 
 criterion_group!(solve_benches, benches);

@@ -6,6 +6,7 @@
 
 pub mod alloc;
 pub mod batch;
+pub mod bench;
 pub mod board;
 pub mod card;
 pub mod deal;

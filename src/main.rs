@@ -10,11 +10,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use patience::batch::{self, Batch, Row};
+use patience::bench::{self, Set, Size};
 use patience::board::Board;
 use patience::games::{DealNumber, GameKind, SolveError};
 use patience::notation::{self, Move};
@@ -115,6 +116,27 @@ enum Command {
         #[command(flatten)]
         limits: LimitArgs,
         /// Print the final summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Time fixed, versioned sets of deals, one per game, to compare
+    /// builds: deals/s, nodes/s, time per deal, table size, verdicts.
+    ///
+    /// Each set caps every deal's search at a number of positions, never
+    /// at a time, and gives it a table of fixed size, so its node counts
+    /// are the same on any machine and any number of threads: a change in
+    /// them is a change in the search, not in the machine.
+    Bench {
+        /// The game to time [default: every game].
+        game: Option<GameKind>,
+        /// Deals solved side by side [default: all cores].
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
+        /// Time each game's quick set instead: a few deals, well under a
+        /// second.
+        #[arg(long)]
+        quick: bool,
+        /// Print one JSON object a game, one a line.
         #[arg(long)]
         json: bool,
     },
@@ -270,6 +292,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             batch.check().map_err(|e| bad_input(e.to_string()))?;
             run_batch(batch, &out, resume, json)
+        }
+        Command::Bench {
+            game,
+            threads,
+            quick,
+            json,
+        } => {
+            let threads = threads.unwrap_or_else(rayon::current_num_threads);
+            if threads == 0 {
+                return Err(bad_input("--threads must be at least 1"));
+            }
+            let games = match game {
+                Some(game) => vec![game],
+                None => GameKind::value_variants().to_vec(),
+            };
+            let size = if quick { Size::Quick } else { Size::Full };
+            run_bench(&games, size, threads, json)
         }
         Command::Stats { files, json } => {
             let summaries = summarize(&files)?;
@@ -513,6 +552,67 @@ fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<E
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn run_bench(games: &[GameKind], size: Size, threads: usize, json: bool) -> Result<ExitCode> {
+    if !json {
+        let sets = match size {
+            Size::Full => "",
+            Size::Quick => ", quick sets",
+        };
+        let plural = if threads == 1 { "" } else { "s" };
+        emit(format_args!(
+            "bench {}{sets}, {threads} thread{plural}\n",
+            bench::VERSION
+        ))?;
+    }
+    for &game in games {
+        let set = Set::of(game, size);
+        let progress = progress_bar(set.deals.clone().count() as u64);
+        progress.set_message(format!("{game}, 0 won"));
+        let mut won = 0;
+        let summary = set.run(threads, |deal| {
+            won += (deal.verdict == Verdict::Won) as u64;
+            progress.inc(1);
+            progress.set_message(format!("{game}, {won} won"));
+        })?;
+        progress.finish_and_clear();
+        if json {
+            emit(format_args!("{}\n", serde_json::to_string(&summary)?))?;
+        } else {
+            emit(format_args!("{}", bench_text(&summary)))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_text(s: &bench::Summary) -> String {
+    let millis = |micros: u64| micros as f64 / 1000.0;
+    format!(
+        "{}: numbered deals {}..{}, at most {} nodes and {} of table each\n  \
+         {} deals in {:.2} s: {:.1} deals/s; {} won, {} lost, {} unknown\n  \
+         {} nodes: {:.0} nodes/s\n  \
+         per deal: median {:.1} ms, worst {:.1} ms (deal {})\n  \
+         table peak: {} positions, {}\n",
+        s.game,
+        s.first_deal,
+        s.last_deal,
+        s.max_nodes,
+        human_bytes(s.memory),
+        s.deals,
+        s.seconds,
+        s.deals_per_second,
+        s.won,
+        s.lost,
+        s.unknown,
+        s.nodes,
+        s.nodes_per_second,
+        millis(s.median_micros),
+        millis(s.worst_micros),
+        s.worst_deal,
+        s.table_peak,
+        human_bytes(s.table_bytes),
+    )
 }
 
 fn progress_bar(len: u64) -> ProgressBar {
