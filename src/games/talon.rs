@@ -1,10 +1,10 @@
 //! The stock and the waste as one sequence, the talon, for the games with
-//! a stock (Lanes, Rows of Four): the waste bottom to top, then the stock
-//! in the order it is drawn. A position keeps which places still hold a
-//! card (a bit each) and a cursor: the places below it are the waste.
-//! Drawing moves the cursor on, a redeal puts it back to 0 (the waste
-//! turned over in order keeps the sequence), and playing the waste's top
-//! takes its card out.
+//! a stock (Lanes, Rows of Four, Alexandria): the waste bottom to top,
+//! then the stock in the order it is drawn. A position keeps which places
+//! still hold a card (a bit each) and a cursor: the places below it are
+//! the waste. Drawing moves the cursor on, a redeal puts it back to 0 (the
+//! waste turned over in order keeps the sequence), and playing the
+//! waste's top takes its card out.
 //!
 //! The cursor stands just above the waste's top card, or at 0 when the
 //! waste is empty, so that equal talons have equal cursors.
@@ -29,6 +29,22 @@ pub(super) fn cursor_below(talon: u128, place: u8) -> u8 {
 /// The stock: the places from the cursor on that still hold a card.
 pub(super) fn stock(talon: u128, cursor: u8) -> u128 {
     talon >> cursor << cursor
+}
+
+/// The waste's top `n` cards (all of them if it has fewer): those that
+/// will come off it next, in turn.
+pub(super) fn waste_tops(talon: u128, cursor: u8, n: u32) -> u128 {
+    let mut rest = talon & ((1u128 << cursor) - 1);
+    let mut tops = 0;
+    for _ in 0..n {
+        if rest == 0 {
+            break;
+        }
+        let top = 1u128 << (127 - rest.leading_zeros());
+        tops |= top;
+        rest ^= top;
+    }
+    tops
 }
 
 /// The stock's next `n` cards (all of them if it has fewer): those a play
@@ -58,6 +74,17 @@ mod tests {
         assert_eq!(cursor_below(talon, 4), 3);
         assert_eq!(cursor_below(talon, 1), 0);
         assert_eq!(cursor_below(talon, 0), 0);
+    }
+
+    #[test]
+    fn the_waste_tops_are_its_last_cards_below_the_cursor() {
+        let talon = 0b1011_0110;
+        assert_eq!(waste_tops(talon, 0, 3), 0);
+        assert_eq!(waste_tops(talon, 6, 0), 0);
+        assert_eq!(waste_tops(talon, 6, 2), 0b0011_0000);
+        assert_eq!(waste_tops(talon, 6, 9), 0b0011_0110);
+        assert_eq!(waste_tops(talon, 8, 1), 0b1000_0000);
+        assert_eq!(waste_tops(1 << 103 | 1, 104, 2), 1 << 103 | 1);
     }
 
     #[test]
