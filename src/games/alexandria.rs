@@ -633,7 +633,9 @@ impl Alexandria {
 /// the work: `sort_by_cached_key` allocated its keys on the heap at each
 /// call. A beam (`valgrind --tool=callgrind patience solve alexandria 1
 /// --tactic beam-2 --max-nodes 300000`) took 2.04G instructions with it,
-/// 1.80G with this, for the same positions.
+/// 1.80G with this, for the same positions; leaving lists of fewer than
+/// two moves alone and keeping 64 words, not 256 (less to clear), took
+/// another 4% off.
 fn sort_best_first(moves: &mut [Step], order: impl Fn(Step) -> i32) {
     /// Orders lie in `0..=TOP`.
     const TOP: i32 = 1 << 20;

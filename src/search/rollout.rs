@@ -68,10 +68,12 @@ impl<M: Copy + PartialEq, const N: usize> Line<M, N> {
 /// whose hash differs in the slot's place is forgotten. Two positions
 /// sharing a 64-bit hash would give one the other's score: that can only
 /// misguide which position is searched first, never a verdict, since a
-/// score decides no win or loss. A rollout that stopped at a remembered
-/// position played on the same greedy moves, except where the earlier
-/// one had to step aside from a position it had been through, so the
-/// score is, at worst, that of a near neighbour's line.
+/// score decides no win or loss. A rollout that stops at a remembered
+/// position would have played on as the earlier one did, except where
+/// one of them steps around a position of its own history: on deal 117
+/// (`--tactic beam-2`, 300k positions, a scratch build that also rolled
+/// out afresh at each stop) 10% of the stops took another score than
+/// the fresh rollout got.
 struct Ends {
     /// `(hash, score)`, by the hash's low bits; a hash of 0 is an empty
     /// slot (a position hashing to 0 is not remembered).
@@ -146,7 +148,7 @@ impl<G: Game> Rollout<G> {
 
     /// Rollouts that stop where an earlier one went (see [`Ends`]), for a
     /// beam. In Alexandria, numbered deals that the search of 5 s left
-    /// unknown (the first 40 of the record in `results/alexandria.csv`),
+    /// unknown (the first 40 unknowns of the record of commit 53239d1),
     /// with 5 s each again, two at a time on a loaded machine: 9 won
     /// (most cards home 108.4 on average) against 0 (91.5). Best-first
     /// searches do not remember: in a game where moves can be undone a
