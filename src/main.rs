@@ -208,6 +208,14 @@ impl std::fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
+/// `--threads`, or every core when not given; 0 is bad usage.
+fn thread_count(threads: Option<usize>) -> anyhow::Result<usize> {
+    match threads.unwrap_or_else(rayon::current_num_threads) {
+        0 => Err(bad_input("--threads must be at least 1")),
+        threads => Ok(threads),
+    }
+}
+
 fn bad_input(message: impl Into<String>) -> anyhow::Error {
     BadInput(message.into()).into()
 }
@@ -279,10 +287,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             limits,
             json,
         } => {
-            let threads = threads.unwrap_or_else(rayon::current_num_threads);
-            if threads == 0 {
-                return Err(bad_input("--threads must be at least 1"));
-            }
+            let threads = thread_count(threads)?;
             let batch = Batch {
                 game,
                 pysol,
@@ -299,10 +304,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             quick,
             json,
         } => {
-            let threads = threads.unwrap_or_else(rayon::current_num_threads);
-            if threads == 0 {
-                return Err(bad_input("--threads must be at least 1"));
-            }
+            let threads = thread_count(threads)?;
             let games = match game {
                 Some(game) => vec![game],
                 None => GameKind::value_variants().to_vec(),
