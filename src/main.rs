@@ -73,6 +73,12 @@ enum Command {
         /// ends without a win proves nothing and says `unknown`.
         #[arg(long, value_name = "TACTIC")]
         tactic: Option<Tactic>,
+        /// Threads to search with [default: all cores]. The full walks
+        /// share one table of `--memory` bytes; the game's other tactics are
+        /// dealt out among the threads. Node counts then differ from run to
+        /// run; `--threads 1` repeats exactly.
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -270,8 +276,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             source,
             limits,
             tactic,
+            threads,
             json,
-        } => solve(game, &source, &limits.limits(), tactic, json),
+        } => solve(
+            game,
+            &source,
+            &limits.limits(),
+            tactic,
+            thread_count(threads)?,
+            json,
+        ),
         Command::Verify {
             game,
             source,
@@ -375,11 +389,12 @@ fn solve(
     source: &Source,
     limits: &Limits,
     tactic: Option<Tactic>,
+    threads: usize,
     json: bool,
 ) -> Result<ExitCode> {
     let (board, label) = load_board(game, source)?;
     let report = game
-        .solve_with(&board, limits, tactic)
+        .solve_with(&board, limits, tactic, threads)
         .map_err(|e| match e {
             SolveError::Board(e) => bad_input(format!("{label}: {e}")),
             SolveError::Tactic { .. } => bad_input(e.to_string()),

@@ -428,13 +428,29 @@ fn a_dealt_board_solves_from_standard_input() {
     let board = stdout_of(patience().args(["deal", GAME, "7"]));
     let piped = stdout_of(
         patience()
-            .args(["solve", GAME, "--file", "-"])
+            .args(["solve", GAME, "--threads", "1", "--file", "-"])
             .write_stdin(board),
     );
     assert!(piped.contains("standard input"), "{piped}");
-    let direct = stdout_of(patience().args(["solve", GAME, "7"]));
+    // One thread: on more, the walks race, and the line found may differ.
+    let direct = stdout_of(patience().args(["solve", GAME, "7", "--threads", "1"]));
     assert!(direct.contains("# won in 52 moves"), "{direct}");
     assert_eq!(move_lines(&piped), move_lines(&direct));
+}
+
+/// On two threads the walks share one table; a win still replays, and
+/// `--threads 0` is bad usage.
+#[test]
+fn solve_on_two_threads_wins_with_moves_that_verify() {
+    let report = solve_json(&["--pysol", WON_PYSOL], &["--threads", "2"]);
+    assert_eq!(verdict(&report), "won", "{report}");
+    verify_pysol(WON_PYSOL, &json_moves(&report))
+        .success()
+        .stdout(predicate::str::starts_with("won"));
+    assert_bad_input(
+        patience().args(["solve", GAME, "7", "--threads", "0"]),
+        &["--threads"],
+    );
 }
 
 #[test]
@@ -1050,8 +1066,11 @@ fn raglan_solutions_verify() {
 #[test]
 fn one_tactic_alone_proves_only_what_it_can() {
     let alone = |tactic: &str| -> Value {
-        let out =
-            stdout_of(patience().args(["solve", "raglan", "10", "--json", "--tactic", tactic]));
+        let out = stdout_of(
+            patience()
+                .args(["solve", "raglan", "10", "--json", "--threads", "1"])
+                .args(["--tactic", tactic]),
+        );
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
     };
     for tactic in ["best-first", "full"] {

@@ -9,7 +9,7 @@
 //! the cards themselves never move except onto the foundation, so the
 //! engine keeps them once, outside the state.
 
-use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::board::{Board, BoardError, Pile};
 use crate::card::Card;
@@ -213,8 +213,10 @@ pub struct AllInARow {
     /// Answers of `walk_exists`, which depends only on the ranks left and
     /// the foundation's rank, shared by the many positions that agree on
     /// those. Direct-mapped; each slot holds the question (57 bits) with
-    /// the answer in the top bit.
-    walks: Box<[Cell<u64>]>,
+    /// the answer in the top bit. Atomic, for threads searching one deal:
+    /// a slot is one word, so a thread reads a whole question and its
+    /// answer, whichever thread wrote it last.
+    walks: Box<[AtomicU64]>,
 }
 
 /// Slots in the walk cache: 32 KiB, cheap to set up for a deal of a few
@@ -238,12 +240,15 @@ impl AllInARow {
         let question = left.0 | (at as u64) << 52 | 1 << 56;
         let slot = &self.walks[(question.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             >> (64 - WALK_CACHE.trailing_zeros())) as usize];
-        let seen = slot.get();
+        let seen = slot.load(Ordering::Relaxed);
         if seen & !ANSWER == question {
             return seen & ANSWER != 0;
         }
         let answer = walk_exists(left.to_array(), at);
-        slot.set(question | if answer { ANSWER } else { 0 });
+        slot.store(
+            question | if answer { ANSWER } else { 0 },
+            Ordering::Relaxed,
+        );
         answer
     }
 
@@ -303,7 +308,7 @@ impl Game for AllInARow {
             cards,
             ranks,
             pile_scores: pile_scores(&ranks),
-            walks: (0..WALK_CACHE).map(|_| Cell::new(0)).collect(),
+            walks: (0..WALK_CACHE).map(|_| AtomicU64::new(0)).collect(),
             start: State {
                 heights,
                 heights5,

@@ -187,16 +187,18 @@ impl GameKind {
     /// Solves a board with this game's engine and fresh tables; a win is
     /// confirmed (see [`GameKind::confirm`]) before it is returned.
     pub fn solve(self, board: &Board, limits: &Limits) -> Result<Report, SolveError> {
-        self.solve_with(board, limits, None)
+        self.solve_with(board, limits, None, 1)
     }
 
     /// As [`GameKind::solve`], or with one tactic alone (see
-    /// [`search::solve_alone`]).
+    /// [`search::solve_alone`]), on `threads` threads (see
+    /// [`search::solve_parallel`]).
     pub fn solve_with(
         self,
         board: &Board,
         limits: &Limits,
         tactic: Option<Tactic>,
+        threads: usize,
     ) -> Result<Report, SolveError> {
         let report = with_game!(self, G => {
             if let Some(Tactic::Narrowed(level) | Tactic::Rollouts(level) | Tactic::Beam(level)) = tactic
@@ -209,6 +211,7 @@ impl GameKind {
             let game = G::new(board)?;
             let mut tables = Tables::new(limits.memory);
             match tactic {
+                _ if threads > 1 => search::solve_parallel(&game, limits, threads, tactic),
                 Some(tactic) => search::solve_alone(&game, limits, &mut tables, tactic),
                 None => search::solve(&game, limits, &mut tables),
             }

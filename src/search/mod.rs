@@ -15,11 +15,12 @@
 mod beam;
 mod best_first;
 mod rollout;
+mod shared;
 mod table;
 mod walk;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -30,7 +31,8 @@ use crate::game::Game;
 use crate::notation;
 use beam::Beam;
 use best_first::BestFirst;
-use walk::Walk;
+use shared::SharedTable;
+use walk::{SharedView, Visited, Walk};
 
 /// A position an attempt kept: how it was reached, to rebuild the winning
 /// line.
@@ -280,6 +282,9 @@ struct Entrant<G: Game> {
     /// Nodes its turns took so far.
     spent: u64,
     table: usize,
+    /// Whether it is one of the full walks that share the crew's table
+    /// (see [`solve_parallel`]); it then has no table of its own.
+    shared: bool,
 }
 
 impl<G: Game> Entrant<G> {
@@ -289,7 +294,45 @@ impl<G: Game> Entrant<G> {
             attempt: None,
             spent: 0,
             table,
+            shared: false,
         }
+    }
+
+    /// One of the full walks on the crew's table.
+    fn sharing() -> Entrant<G> {
+        Entrant {
+            shared: true,
+            ..Entrant::new(Tactic::Full, usize::MAX)
+        }
+    }
+
+    /// Takes a turn, as [`Entrant::turn`] does, at a full walk on the
+    /// crew's table.
+    fn turn_shared(
+        &mut self,
+        search: &mut Search<G>,
+        crew: &Crew<G::Key>,
+        allowance: u64,
+        room: usize,
+    ) -> End<notation::Move> {
+        let path_cap = room.min(G::MAX_PATH_BYTES);
+        let mut view = SharedView::new(&crew.table);
+        let attempt = self.attempt.get_or_insert_with(|| {
+            let root = search.game.initial();
+            let key = search.game.key(&root);
+            view.visit(key, key.table_hash());
+            Attempt::Walk(Walk::sharing(root, key, path_cap))
+        });
+        let Attempt::Walk(walk) = attempt else {
+            unreachable!("a shared attempt is a walk")
+        };
+        walk.path_cap = path_cap;
+        let before = search.nodes;
+        search.turn_end = before.saturating_add(allowance.saturating_sub(self.spent));
+        let end = walk.resume(search, &mut view);
+        self.spent += search.nodes - before;
+        crew.filled.fetch_add(view.filled, Ordering::Relaxed);
+        end
     }
 
     /// Takes a turn with `allowance` nodes for all its turns so far.
@@ -386,6 +429,7 @@ pub fn solve<G: Game>(game: &G, limits: &Limits, tables: &mut Tables<G::Key>) ->
         tables,
         Tactic::all::<G>(),
         G::FIRST_TURN_NODES,
+        None,
     )
 }
 
@@ -399,7 +443,7 @@ pub fn solve_alone<G: Game>(
     tables: &mut Tables<G::Key>,
     tactic: Tactic,
 ) -> Report {
-    take_turns(game, limits, tables, vec![tactic], u64::MAX)
+    take_turns(game, limits, tables, vec![tactic], u64::MAX, None)
 }
 
 fn take_turns<G: Game>(
@@ -408,22 +452,48 @@ fn take_turns<G: Game>(
     tables: &mut Tables<G::Key>,
     tactics: Vec<Tactic>,
     mut budget: u64,
+    crew: Option<&Crew<G::Key>>,
 ) -> Report {
     let started = Instant::now();
     let mut search = Search::new(game, limits);
+    search.halt = crew.map(|crew| &crew.halt);
+    let shared = |tactic| crew.is_some() && tactic == Tactic::Full;
     let cap = tables.cap();
-    let tables = tables.split(tactics.len());
-    let mut rotation: Vec<Entrant<G>> = (tactics.into_iter().enumerate())
-        .map(|(table, tactic)| Entrant::new(tactic, table))
+    let tables = tables.split(tactics.iter().filter(|&&t| !shared(t)).count());
+    let mut local = 0..;
+    let mut rotation: Vec<Entrant<G>> = (tactics.into_iter())
+        .map(|tactic| match shared(tactic) {
+            true => Entrant::sharing(),
+            false => Entrant::new(tactic, local.next().expect("unbounded")),
+        })
         .collect();
     let root = game.initial();
     search.best = game.cards_home(&root);
     let (mut turns, mut table_peak) = (0, 0);
     let mut prover_out_of_room = false;
+    let narrower = |level| {
+        move |kept| match kept {
+            Tactic::Narrowed(other) | Tactic::Rollouts(other) => other <= level,
+            _ => false,
+        }
+    };
     let (verdict, stop, moves) = if game.is_won(&root) {
         (Verdict::Won, None, Vec::new())
     } else {
+        let mut given_back = false;
         loop {
+            if let Some(crew) = crew {
+                let level = crew.narrowed_ended.load(Ordering::Relaxed);
+                if level > 0 {
+                    retire(&mut rotation, tables, cap, narrower(level));
+                }
+                // This thread's own tables are no longer used: the shared
+                // one may have their share, as a table left alone does.
+                if !given_back && rotation.iter().all(|entrant| entrant.shared) {
+                    crew.table.raise_cap(cap);
+                    given_back = true;
+                }
+            }
             if rotation.is_empty() {
                 let stop = match prover_out_of_room {
                     true => Stop::Memory,
@@ -439,18 +509,37 @@ fn take_turns<G: Game>(
             if round_ends || !G::GROWTH_BY_ROUND {
                 budget = budget.saturating_mul(TURN_GROWTH);
             }
-            let table = &mut tables[entrant.table];
-            let room = table.cap().max(MIN_PATH_BYTES);
-            let end = entrant.turn(&mut search, table, allowance, room);
-            table_peak = table_peak.max(table.peak());
+            let end = match crew {
+                Some(crew) if entrant.shared => {
+                    let room = (crew.table.cap() / crew.threads).max(MIN_PATH_BYTES);
+                    entrant.turn_shared(&mut search, crew, allowance, room)
+                }
+                _ => {
+                    let table = &mut tables[entrant.table];
+                    let room = table.cap().max(MIN_PATH_BYTES);
+                    let end = entrant.turn(&mut search, table, allowance, room);
+                    table_peak = table_peak.max(table.peak());
+                    end
+                }
+            };
             match end {
                 End::Won(moves) => break (Verdict::Won, None, moves),
                 End::Lost => match entrant.tactic {
                     Tactic::Narrowed(level) | Tactic::Rollouts(level) => {
-                        retire(&mut rotation, tables, cap, |kept| match kept {
-                            Tactic::Narrowed(other) | Tactic::Rollouts(other) => other <= level,
-                            _ => false,
-                        });
+                        if let Some(crew) = crew {
+                            crew.narrowed_ended.fetch_max(level, Ordering::Relaxed);
+                        }
+                        retire(&mut rotation, tables, cap, narrower(level));
+                    }
+                    Tactic::Full if entrant.shared => {
+                        let crew = crew.expect("a shared walk has a crew");
+                        // Each walk that ended tried every move of every
+                        // position it expanded; once all have, so has the
+                        // crew, from the start on (see `solve_parallel`).
+                        if crew.ended.fetch_add(1, Ordering::AcqRel) + 1 == crew.threads {
+                            break (Verdict::Lost, None, Vec::new());
+                        }
+                        retire(&mut rotation, tables, cap, |t| t == Tactic::Full);
                     }
                     Tactic::BestFirst | Tactic::Full => break (Verdict::Lost, None, Vec::new()),
                     beam @ Tactic::Beam(_) => retire(&mut rotation, tables, cap, |t| t == beam),
@@ -469,6 +558,9 @@ fn take_turns<G: Game>(
             }
         }
     };
+    if let (Some(crew), Verdict::Won | Verdict::Lost) = (crew, verdict) {
+        crew.halt.store(true, Ordering::Relaxed);
+    }
     Report {
         verdict,
         stop,
@@ -478,6 +570,147 @@ fn take_turns<G: Game>(
         table_peak,
         table_bytes: tables.iter().map(Table::bytes).sum(),
         best: search.best,
+        elapsed: started.elapsed(),
+    }
+}
+
+/// What the threads searching one deal share (see [`solve_parallel`]).
+struct Crew<K: TableKey> {
+    threads: usize,
+    /// The full walks' table.
+    table: SharedTable<K>,
+    /// Full walks on it that ended.
+    ended: AtomicUsize,
+    /// Set when a thread decided the deal: the others stop.
+    halt: AtomicBool,
+    /// The widest level of narrowing whose search ended on any thread: no
+    /// narrower one can win either.
+    narrowed_ended: AtomicU32,
+    /// Slots the walks filled.
+    filled: AtomicUsize,
+}
+
+/// Searches `game` as [`solve`] does, on `threads` threads (or with one
+/// tactic alone, as [`solve_alone`] does), within `limits.memory` in all.
+///
+/// Where the game's search that can prove a loss is the full walk, every
+/// thread walks, and the walks share one table ([`shared`]): a position
+/// one walk expanded the others leave alone, and one another walk is still
+/// inside each leaves for last, so they split the positions between them.
+/// The other tactics are dealt out among the threads, each with its table
+/// (a best-first prover to the first thread), and each thread takes turns
+/// at its own as [`solve`] does. The first thread to decide stops the
+/// others; a verdict is never a thread's guess.
+///
+/// Why `lost` stays exact: a walk that ends has tried every move from
+/// every position it expanded; each such move led to a position it
+/// expanded itself, or one the table held (which some walk expanded, as
+/// keys are exact and a torn slot is never believed), or one on its own
+/// path (expanded). Once every walk ended, the positions they expanded
+/// include the start and every move from each of them, so they are every
+/// position reachable, and none was won. A walk that stopped for want of
+/// room or time never ends, and the deal is then not `lost`. A table that
+/// forgets costs time only, and each walk's path guard keeps it off
+/// cycles.
+///
+/// Nodes, like `--max-nodes`, are counted over all threads (each has an
+/// even share of the limit), and so is memory: the shared table has the
+/// full walk's share of the cap, each thread's tables the shares of its
+/// tactics, and each walk's path the table's share split among the walks.
+pub fn solve_parallel<G>(
+    game: &G,
+    limits: &Limits,
+    threads: usize,
+    tactic: Option<Tactic>,
+) -> Report
+where
+    G: Game + Sync,
+    G::Key: Send + Sync,
+{
+    let started = Instant::now();
+    let threads = threads.max(1);
+    let (tactics, budget) = match tactic {
+        Some(tactic) => (vec![tactic], u64::MAX),
+        None => (Tactic::all::<G>(), G::FIRST_TURN_NODES),
+    };
+    let share = limits.memory / tactics.len();
+    let (prover, others) = tactics.split_first().expect("at least one tactic");
+    let walking = *prover == Tactic::Full;
+    let dealt: Vec<Vec<Tactic>> = (0..threads)
+        .map(|thread| {
+            let first = (walking || thread == 0).then_some(*prover);
+            let offset = usize::from(!walking);
+            let theirs = (others.iter().enumerate())
+                .filter(|(i, _)| (i + offset) % threads == thread)
+                .map(|(_, &tactic)| tactic);
+            first.into_iter().chain(theirs).collect()
+        })
+        .collect();
+    let crew = Crew {
+        threads,
+        table: SharedTable::new(if walking { share } else { 0 }),
+        ended: AtomicUsize::new(0),
+        halt: AtomicBool::new(false),
+        narrowed_ended: AtomicU32::new(0),
+        filled: AtomicUsize::new(0),
+    };
+    let reports: Vec<Report> = std::thread::scope(|scope| {
+        let crew = &crew;
+        let handles: Vec<_> = (dealt.into_iter().enumerate())
+            .map(|(thread, tactics)| {
+                let locals = tactics.iter().filter(|&&t| !(walking && t == Tactic::Full));
+                let mut limits = Limits {
+                    memory: share * locals.count(),
+                    ..limits.clone()
+                };
+                if let Some(max) = limits.max_nodes {
+                    let extra = (thread as u64) < max % threads as u64;
+                    limits.max_nodes = Some(max / threads as u64 + u64::from(extra));
+                }
+                scope.spawn(move || {
+                    let mut tables = Tables::new(limits.memory);
+                    take_turns(game, &limits, &mut tables, tactics, budget, Some(crew))
+                })
+            })
+            .collect();
+        (handles.into_iter())
+            .map(|handle| handle.join().expect("a search thread panicked"))
+            .collect()
+    });
+    let decided = (reports.iter())
+        .find(|r| r.verdict == Verdict::Won)
+        .or_else(|| reports.iter().find(|r| r.verdict == Verdict::Lost));
+    let (verdict, stop, moves) = match decided {
+        Some(report) => (report.verdict, None, report.moves.clone()),
+        None => {
+            // Each thread stopped on its own: say the weightiest reason.
+            let rank = |stop: Option<Stop>| match stop {
+                Some(Stop::Timeout) => 5,
+                Some(Stop::MaxNodes) => 4,
+                Some(Stop::Interrupted) => 3,
+                Some(Stop::Memory) => 2,
+                Some(Stop::Narrowed) => 1,
+                None => 0,
+            };
+            let stop = reports.iter().map(|r| r.stop).max_by_key(|&s| rank(s));
+            (Verdict::Unknown, stop.flatten(), Vec::new())
+        }
+    };
+    let filled = crew.filled.load(Ordering::Relaxed);
+    Report {
+        verdict,
+        stop,
+        moves,
+        nodes: reports.iter().map(|r| r.nodes).sum(),
+        turns: reports.iter().map(|r| r.turns).sum(),
+        table_peak: reports
+            .iter()
+            .map(|r| r.table_peak)
+            .max()
+            .unwrap_or(0)
+            .max(filled),
+        table_bytes: reports.iter().map(|r| r.table_bytes).sum::<usize>() + crew.table.bytes(),
+        best: reports.iter().map(|r| r.best).max().unwrap_or(0),
         elapsed: started.elapsed(),
     }
 }
@@ -505,6 +738,8 @@ struct Search<'a, G: Game> {
     best: u32,
     /// The node count at which this turn ends.
     turn_end: u64,
+    /// Set when another thread decided the deal (see [`solve_parallel`]).
+    halt: Option<&'a AtomicBool>,
 }
 
 impl<'a, G: Game> Search<'a, G> {
@@ -516,6 +751,7 @@ impl<'a, G: Game> Search<'a, G> {
             nodes: 0,
             best: 0,
             turn_end: u64::MAX,
+            halt: None,
         }
     }
 
@@ -547,6 +783,9 @@ impl<'a, G: Game> Search<'a, G> {
             if let Some(cancel) = &self.limits.cancel
                 && cancel.load(Ordering::Relaxed)
             {
+                return Err(Stop::Interrupted);
+            }
+            if self.halt.is_some_and(|halt| halt.load(Ordering::Relaxed)) {
                 return Err(Stop::Interrupted);
             }
         }
@@ -890,5 +1129,52 @@ mod tests {
         };
         let report = solve_walk(ring, 64 << 10);
         assert_eq!(report.verdict, Verdict::Lost, "{:?}", report.stop);
+    }
+    fn solve_walk_on(walk: Walk, threads: usize, memory: usize) -> Report {
+        let limits = Limits {
+            memory,
+            ..Limits::default()
+        };
+        solve_parallel(&walk, &limits, threads, Some(Tactic::Full))
+    }
+
+    /// The walks on several threads share the line: each is won where the
+    /// goal is, and lost without one only once every walk has ended.
+    #[test]
+    fn walks_on_several_threads_find_the_goal_or_prove_there_is_none() {
+        for threads in [2, 3, 4] {
+            let won = solve_walk_on(Walk::line(5000, 4000, 5000), threads, 1 << 20);
+            assert_eq!(won.verdict, Verdict::Won);
+            let lost = solve_walk_on(Walk::line(5000, 6000, 5000), threads, 1 << 20);
+            assert_eq!(lost.verdict, Verdict::Lost);
+            assert!(lost.nodes >= 5001, "every position expanded");
+        }
+    }
+
+    /// As [`the_path_guard_ends_a_cycle_the_table_forgot`], with the walks
+    /// on two threads sharing the small table.
+    #[test]
+    fn the_path_guard_ends_a_cycle_the_shared_table_forgot() {
+        let ring = Walk {
+            last: 199_999,
+            goal: None,
+            wall: None,
+            ring: true,
+        };
+        let report = solve_walk_on(ring, 2, 64 << 10);
+        assert_eq!(report.verdict, Verdict::Lost, "{:?}", report.stop);
+    }
+
+    /// A node limit holds over all the threads together.
+    #[test]
+    fn the_node_limit_counts_every_thread() {
+        let limits = Limits {
+            max_nodes: Some(3001),
+            ..Limits::default()
+        };
+        let line: Walk = Walk::line(1_000_000, 900_000, 1_000_000);
+        let report = solve_parallel(&line, &limits, 2, None);
+        assert_eq!(report.stop, Some(Stop::MaxNodes));
+        assert!(report.nodes <= 3001, "{}", report.nodes);
     }
 }

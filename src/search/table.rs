@@ -15,6 +15,12 @@ pub trait TableKey: Copy + Eq + std::hash::Hash {
     /// a key.
     const EMPTY: Self;
 
+    /// How many 64-bit words the key takes, and each of them: what the
+    /// shared table stores (see [`super::shared`]).
+    const WORDS: usize;
+    fn word(&self, i: usize) -> u64;
+    fn from_words(words: &[u64]) -> Self;
+
     /// A well-mixed hash; the table indexes with its high bits.
     fn table_hash(&self) -> u64;
 
@@ -27,6 +33,15 @@ pub trait TableKey: Copy + Eq + std::hash::Hash {
 
 impl TableKey for u64 {
     const EMPTY: u64 = 0;
+    const WORDS: usize = 1;
+
+    fn word(&self, _: usize) -> u64 {
+        *self
+    }
+
+    fn from_words(words: &[u64]) -> u64 {
+        words[0]
+    }
 
     fn table_hash(&self) -> u64 {
         let k = *self ^ (*self >> 32);
@@ -36,6 +51,15 @@ impl TableKey for u64 {
 
 impl<const N: usize> TableKey for [u64; N] {
     const EMPTY: [u64; N] = [0; N];
+    const WORDS: usize = N;
+
+    fn word(&self, i: usize) -> u64 {
+        self[i]
+    }
+
+    fn from_words(words: &[u64]) -> [u64; N] {
+        std::array::from_fn(|i| words[i])
+    }
 
     fn table_hash(&self) -> u64 {
         self.iter()
@@ -65,7 +89,7 @@ impl<const N: usize> TableKey for [u64; N] {
 /// positions searched again and nothing else; a window of 128 left the
 /// positions searched on numbered deals 1..3000 and 30001..33000 the same,
 /// and would make every insert into a full table read four times as far.
-const PROBES: usize = 32;
+pub(super) const PROBES: usize = 32;
 
 /// The smallest table, 2048 slots (64 KiB of Raglan's keys). A search
 /// starts by clearing its table, and narrowed attempts clear it again, so
@@ -329,7 +353,7 @@ impl<K: TableKey> Tables<K> {
     /// grew past its share in the last search (see [`Tables::reshare`])
     /// starts afresh; the others keep their memory.
     pub(super) fn split(&mut self, count: usize) -> &mut [Table<K>] {
-        let share = self.cap / count;
+        let share = self.cap / count.max(1);
         if self.tables.len() != count {
             self.tables = (0..count).map(|_| Table::new(share)).collect();
         }

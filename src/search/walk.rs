@@ -5,25 +5,120 @@ use std::mem::size_of;
 
 use ahash::AHashSet;
 
-use super::{End, Search, Table};
+use super::shared::{SharedTable, Visit};
+use super::{End, Search, Table, TableKey};
 use crate::game::{Ask, Game};
 use crate::notation;
+
+/// The table a walk records its positions in: its own, or one it shares
+/// with walks on other threads.
+pub(super) trait Visited<K: TableKey> {
+    /// Fetches `key`'s slot into cache; gives its hash.
+    fn prefetch(&self, key: K) -> u64;
+    /// Offers a position the walk is about to expand.
+    fn visit(&mut self, key: K, hash: u64) -> Visit;
+    /// Says the walk has tried every move from a position.
+    fn finish(&mut self, key: K, hash: u64);
+    /// Whether the table may have dropped a position it was given.
+    fn has_forgotten(&self) -> bool;
+}
+
+impl<K: TableKey> Visited<K> for Table<K> {
+    #[inline]
+    fn prefetch(&self, key: K) -> u64 {
+        Table::prefetch(self, key)
+    }
+    #[inline]
+    fn visit(&mut self, key: K, hash: u64) -> Visit {
+        match self.insert_hashed(key, hash) {
+            true => Visit::Fresh,
+            false => Visit::Seen,
+        }
+    }
+    #[inline]
+    fn finish(&mut self, _: K, _: u64) {}
+    fn has_forgotten(&self) -> bool {
+        Table::has_forgotten(self)
+    }
+}
+
+/// One walk's use of a shared table, counting the slots it filled.
+pub(super) struct SharedView<'a, K: TableKey> {
+    table: &'a SharedTable<K>,
+    pub(super) filled: usize,
+    /// Filled slots not yet told to the table.
+    untold: usize,
+}
+
+/// How many filled slots a walk tells the shared table of at once.
+const TELL_EVERY: usize = 64;
+
+impl<'a, K: TableKey> SharedView<'a, K> {
+    pub(super) fn new(table: &'a SharedTable<K>) -> SharedView<'a, K> {
+        SharedView {
+            table,
+            filled: 0,
+            untold: 0,
+        }
+    }
+}
+
+impl<K: TableKey> Drop for SharedView<'_, K> {
+    fn drop(&mut self) {
+        self.table.filled(self.untold);
+    }
+}
+
+impl<K: TableKey> Visited<K> for SharedView<'_, K> {
+    #[inline]
+    fn prefetch(&self, key: K) -> u64 {
+        self.table.prefetch(key)
+    }
+    #[inline]
+    fn visit(&mut self, key: K, hash: u64) -> Visit {
+        let (visit, filled) = self.table.visit(key, hash);
+        if filled {
+            self.filled += 1;
+            self.untold += 1;
+            if self.untold == TELL_EVERY {
+                self.table.filled(self.untold);
+                self.untold = 0;
+            }
+        }
+        visit
+    }
+    #[inline]
+    fn finish(&mut self, key: K, hash: u64) {
+        self.table.finish(key, hash);
+    }
+    fn has_forgotten(&self) -> bool {
+        self.table.has_forgotten()
+    }
+}
 
 struct Frame<S, K> {
     state: S,
     key: K,
+    hash: u64,
     /// This position's moves are `moves[start..end]`, the positions they
     /// lead to (with their keys) `children[start..end]`; `next` is the next
     /// one to try.
     start: u32,
     next: u32,
     end: u32,
+    /// Whether a move was left for last, its position busy in another
+    /// walk, and whether the walk is now going over the moves again for
+    /// those.
+    deferred: bool,
+    again: bool,
 }
 
-/// A position reached, its key, and the move that reached it.
+/// A position reached, its key and the key's hash, and the move that
+/// reached it.
 type Reached<G> = (
     <G as Game>::State,
     <G as Game>::Key,
+    u64,
     Option<<G as Game>::Move>,
 );
 
@@ -60,22 +155,40 @@ impl<G: Game> Walk<G> {
             moves: Vec::new(),
             children: Vec::new(),
             stack: Vec::new(),
-            pending: Some((root, key, None)),
+            pending: Some((root, key, key.table_hash(), None)),
             path: AHashSet::new(),
             path_kept: false,
             path_cap,
         }
     }
 
+    /// A walk from `root` that shares its table with walks on other
+    /// threads. It keeps its path from the start: a position busy in the
+    /// table may be on its own path, and only the path tells.
+    pub(super) fn sharing(root: G::State, key: G::Key, path_cap: usize) -> Walk<G> {
+        Walk {
+            path_kept: !G::ACYCLIC,
+            ..Walk::new(root, key, 0, path_cap)
+        }
+    }
+
     /// Walks on until a win, the end of the positions it can reach, or the
     /// end of the turn's nodes.
+    ///
+    /// Where the table is shared, a move to a position another walk is
+    /// still inside is left for last: the walks split the work, and the
+    /// positions below it are mostly settled by the time this walk comes
+    /// back to it. It then goes in all the same, so that each walk that
+    /// ends has tried every move of every position it expanded, and a loss
+    /// needs no more than that every walk ended (see
+    /// [`super::solve_parallel`]).
     pub(super) fn resume(
         &mut self,
         search: &mut Search<G>,
-        table: &mut Table<G::Key>,
+        table: &mut impl Visited<G::Key>,
     ) -> End<notation::Move> {
         loop {
-            if let Some((state, key, last)) = self.pending {
+            if let Some((state, key, hash, last)) = self.pending {
                 if let Err(end) = search.count_node() {
                     return end;
                 }
@@ -83,18 +196,24 @@ impl<G: Game> Walk<G> {
                 if search.at_check() && self.path_bytes() > self.path_cap {
                     return End::OutOfRoom;
                 }
-                self.expand(search, state, key, last, table);
+                self.expand(search, state, (key, hash), last, table);
             }
             let Some(frame) = self.stack.last_mut() else {
                 return End::Lost;
             };
             if frame.next == frame.end {
+                if frame.deferred && !frame.again {
+                    frame.again = true;
+                    frame.next = frame.start;
+                    continue;
+                }
                 let frame = self.stack.pop().expect("the loop saw a frame");
                 self.moves.truncate(frame.start as usize);
                 self.children.truncate(frame.start as usize);
                 if self.path_kept {
                     self.path.remove(&frame.key);
                 }
+                table.finish(frame.key, frame.hash);
                 continue;
             }
             let ((child, key, hash), mv) = (
@@ -102,14 +221,23 @@ impl<G: Game> Walk<G> {
                 self.moves[frame.next as usize],
             );
             frame.next += 1;
+            let again = frame.again;
             if search.game.is_won(&child) {
                 search.best = search.game.cards_home(&child);
                 return End::Won(self.solution(search.game));
             }
-            if !table.insert_hashed(key, hash) || self.on_path(key, table) {
-                continue;
+            let enter = match table.visit(key, hash) {
+                Visit::Fresh => !self.on_path(key, table),
+                Visit::Seen => false,
+                Visit::Busy if !again => {
+                    frame.deferred = true;
+                    false
+                }
+                Visit::Busy => !(self.path_kept && self.path.contains(&key)),
+            };
+            if enter {
+                self.pending = Some((child, key, hash, Some(mv)));
             }
-            self.pending = Some((child, key, Some(mv)));
         }
     }
 
@@ -119,13 +247,14 @@ impl<G: Game> Walk<G> {
         &mut self,
         search: &mut Search<G>,
         state: G::State,
-        key: G::Key,
+        (key, hash): (G::Key, u64),
         last: Option<G::Move>,
-        table: &Table<G::Key>,
+        table: &mut impl Visited<G::Key>,
     ) {
         let game = search.game;
         search.best = search.best.max(game.cards_home(&state));
         if game.is_dead_end(&state) {
+            table.finish(key, hash);
             return;
         }
         let start = self.moves.len() as u32;
@@ -136,6 +265,7 @@ impl<G: Game> Walk<G> {
         game.moves(&state, last, ask, &mut self.moves);
         let end = self.moves.len() as u32;
         if start == end {
+            table.finish(key, hash);
             return;
         }
         for &mv in &self.moves[start as usize..] {
@@ -150,16 +280,19 @@ impl<G: Game> Walk<G> {
         self.stack.push(Frame {
             state,
             key,
+            hash,
             start,
             next: start,
             end,
+            deferred: false,
+            again: false,
         });
     }
 
     /// Whether a position the table did not hold is on the current path:
     /// possible only once the table has forgotten positions, and then the
     /// path is kept from here on.
-    fn on_path(&mut self, key: G::Key, table: &Table<G::Key>) -> bool {
+    fn on_path(&mut self, key: G::Key, table: &impl Visited<G::Key>) -> bool {
         if G::ACYCLIC || !table.has_forgotten() {
             return false;
         }

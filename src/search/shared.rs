@@ -1,0 +1,609 @@
+//! A bounded transposition table of exact keys that several threads share
+//! without locks, for the walks of one deal searched on several threads
+//! (see [`super::solve_parallel`]).
+//!
+//! Each slot is a guard word and the key's words, all atomics. The guard
+//! is a sequence lock, as chess engines' tables and crossbeam's `SeqLock`
+//! use: a writer claims the slot by setting its low bit, writes the key,
+//! then releases it with a new version number; a reader reads the guard,
+//! the words, and the guard again, and believes the words only if the
+//! guard was even and unchanged. So a key half overwritten by another
+//! thread (a torn entry) is never taken for a position the search has
+//! seen: it is read again, or taken for another position. Keys are stored
+//! whole, so a hit is the same position; a key the table drops to make
+//! room, or never stores because its slot was busy, is searched again,
+//! which costs time and never a verdict.
+//!
+//! Beside "seen", a slot says whether the walk that stored it has finished
+//! with it (every move from it tried), so that the walks can split the
+//! work: one that meets a position another is still inside leaves it for
+//! last (see [`Visit::Busy`]).
+
+use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
+
+use super::table::{PROBES, TableKey};
+
+/// What a walk learns when it offers a position to the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Visit {
+    /// Not seen before; the table now holds it (or dropped another to try).
+    Fresh,
+    /// Seen, and the walk that stored it has tried every move from it.
+    Seen,
+    /// Seen, and some walk may still be trying its moves.
+    Busy,
+}
+
+/// A guard with this bit set: a writer holds the slot.
+const WRITING: u64 = 1;
+/// A guard with this bit set: the walk that stored the key finished it.
+const DONE: u64 = 2;
+/// Versions count up from here; an empty slot's guard is 0.
+const VERSION: u64 = 4;
+
+/// How often a reader reads a slot again when a writer holds it, before
+/// it lets other threads run between reads, and how often it does that
+/// before it takes the slot for another position's. Writers hold a slot
+/// for a few stores, but a writer's thread can be put to sleep while it
+/// does: a reader that gave up at once then stores the same position
+/// elsewhere, and both search it (in the test below, with the other tests
+/// running, one key in ten, against none with the yields).
+const SPINS: u32 = 64;
+const YIELDS: u32 = 64;
+
+/// One size of the table: slot `i` is `words[i * stride]`, its guard,
+/// then the key's words.
+struct Slots<K: TableKey> {
+    words: Box<[AtomicU64]>,
+    stride: usize,
+    /// log2 of the number of slots.
+    bits: u32,
+    /// Slots filled, as the walks report them (see [`SharedTable::filled`]).
+    filled: AtomicUsize,
+    key: PhantomData<K>,
+}
+
+/// One read of a slot.
+enum Read {
+    Empty,
+    /// The key, with the guard it was read under.
+    Same(u64),
+    Other,
+    /// A writer held it, or it changed while it was read.
+    Torn,
+}
+
+impl<K: TableKey> Slots<K> {
+    fn new(bits: u32) -> Slots<K> {
+        let stride = K::WORDS + 1;
+        Slots {
+            words: zeroed_atomics((1usize << bits) * stride),
+            stride,
+            bits,
+            filled: AtomicUsize::new(0),
+            key: PhantomData,
+        }
+    }
+
+    fn len(&self) -> usize {
+        1 << self.bits
+    }
+
+    fn home_of(&self, hash: u64) -> usize {
+        (hash >> (64 - self.bits)) as usize
+    }
+
+    fn guard(&self, slot: usize) -> &AtomicU64 {
+        &self.words[slot * self.stride]
+    }
+
+    fn read(&self, slot: usize, key: &K) -> Read {
+        let guard = self.guard(slot).load(Ordering::Acquire);
+        if guard == 0 {
+            return Read::Empty;
+        }
+        if guard & WRITING != 0 {
+            return Read::Torn;
+        }
+        let base = slot * self.stride + 1;
+        let diff = (0..K::WORDS).fold(0, |diff, i| {
+            diff | (self.words[base + i].load(Ordering::Relaxed) ^ key.word(i))
+        });
+        fence(Ordering::Acquire);
+        if self.guard(slot).load(Ordering::Relaxed) != guard {
+            return Read::Torn;
+        }
+        match diff {
+            0 => Read::Same(guard),
+            _ => Read::Other,
+        }
+    }
+
+    /// The key in `slot` and its guard, if it holds one no writer holds.
+    fn entry(&self, slot: usize) -> Option<(K, u64)> {
+        let guard = self.guard(slot).load(Ordering::Acquire);
+        if guard == 0 || guard & WRITING != 0 {
+            return None;
+        }
+        let base = slot * self.stride + 1;
+        let words: Vec<u64> = (0..K::WORDS)
+            .map(|i| self.words[base + i].load(Ordering::Relaxed))
+            .collect();
+        fence(Ordering::Acquire);
+        (self.guard(slot).load(Ordering::Relaxed) == guard).then(|| (K::from_words(&words), guard))
+    }
+
+    /// Writes `key` into `slot` if its guard is still `guard`; `false` if
+    /// another thread got there first.
+    fn write(&self, slot: usize, guard: u64, key: &K, done: bool) -> bool {
+        let claimed = self.guard(slot).compare_exchange(
+            guard,
+            guard | WRITING,
+            Ordering::Acquire,
+            Ordering::Relaxed,
+        );
+        if claimed.is_err() {
+            return false;
+        }
+        // The key's stores may not be seen before the claim.
+        fence(Ordering::Release);
+        let base = slot * self.stride + 1;
+        for i in 0..K::WORDS {
+            self.words[base + i].store(key.word(i), Ordering::Relaxed);
+        }
+        let version = (guard / VERSION + 1) * VERSION;
+        let done = if done { DONE } else { 0 };
+        self.guard(slot).store(version | done, Ordering::Release);
+        true
+    }
+
+    /// Reads `slot` until no writer holds it, or gives up.
+    fn settled(&self, slot: usize, key: &K) -> Read {
+        for spin in 0..SPINS + YIELDS {
+            match self.read(slot, key) {
+                Read::Torn if spin < SPINS => std::hint::spin_loop(),
+                Read::Torn => std::thread::yield_now(),
+                read => return read,
+            }
+        }
+        Read::Torn
+    }
+
+    /// The slots `key` may be in, in the order looked at.
+    fn window(&self, hash: u64) -> impl Iterator<Item = usize> {
+        let (home, mask) = (self.home_of(hash), self.len() - 1);
+        (0..PROBES).map(move |probe| (home + probe) & mask)
+    }
+
+    /// What the table knows of `key`, without storing it.
+    fn find(&self, key: &K, hash: u64) -> Option<Visit> {
+        for slot in self.window(hash) {
+            match self.settled(slot, key) {
+                Read::Same(guard) => return Some(visit_of(guard)),
+                Read::Empty => return None,
+                Read::Other | Read::Torn => {}
+            }
+        }
+        None
+    }
+
+    /// Stores `key` unless it is there; says what was there, and whether
+    /// it filled an empty slot. Where every slot it may take is held by
+    /// others, it takes the first of them (`forgot` is then set).
+    fn visit(&self, key: &K, hash: u64, done: bool, forgot: &AtomicBool) -> (Visit, bool) {
+        for slot in self.window(hash) {
+            loop {
+                match self.settled(slot, key) {
+                    Read::Empty => {
+                        if self.write(slot, 0, key, done) {
+                            return (Visit::Fresh, true);
+                        }
+                    }
+                    Read::Same(guard) => return (visit_of(guard), false),
+                    Read::Other | Read::Torn => break,
+                }
+            }
+        }
+        forgot.store(true, Ordering::Relaxed);
+        let home = self.home_of(hash);
+        let guard = self.guard(home).load(Ordering::Relaxed);
+        if guard & WRITING == 0 {
+            self.write(home, guard, key, done);
+        }
+        (Visit::Fresh, false)
+    }
+
+    fn finish(&self, key: &K, hash: u64) {
+        for slot in self.window(hash) {
+            match self.settled(slot, key) {
+                Read::Same(guard) => {
+                    // Lost to a writer, the mark only leaves the position
+                    // for last a little longer; it is not worth a retry.
+                    let _ = self.guard(slot).compare_exchange(
+                        guard,
+                        guard | DONE,
+                        Ordering::Release,
+                        Ordering::Relaxed,
+                    );
+                    return;
+                }
+                Read::Empty => return,
+                Read::Other | Read::Torn => {}
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.words.len() * size_of::<AtomicU64>()
+    }
+}
+
+fn visit_of(guard: u64) -> Visit {
+    match guard & DONE {
+        0 => Visit::Busy,
+        _ => Visit::Seen,
+    }
+}
+
+/// The first size of a table, in log2 of slots: small, so that an easy
+/// deal touches little memory.
+const FIRST_BITS: u32 = 12;
+
+/// Each size has this many times the slots of the one before, in log2
+/// (or half as many, where that would not fit).
+const GROWTH_BITS: u32 = 2;
+
+/// The table, shared by reference among the threads of one search.
+///
+/// It grows as the local [`super::Table`] does, at half load, but without
+/// stopping the threads that use it: the thread whose insert fills half
+/// of it makes one four times larger, which every thread uses from then on,
+/// and copies the old one's keys into it while the others go on, looking
+/// in the old one too until the copy is done. A key stored in the old one
+/// by a thread that had not yet seen the new one may miss the copy: a
+/// forgotten position, like any other. (Allocating the whole cap at once
+/// instead had each page of it touched within a few thousand positions:
+/// All in a Row deal 109407 took 2.4 s of the kernel's time, zeroing and
+/// compacting a GiB of huge pages, on 1.3 s of search.) The old sizes are
+/// kept to the end of the search, a third of the largest at most, and
+/// counted in the cap.
+pub(super) struct SharedTable<K: TableKey> {
+    /// The sizes, each made when the one before is half full.
+    sizes: Box<[OnceLock<Slots<K>>]>,
+    /// Index in `sizes` of the size in use.
+    current: AtomicUsize,
+    /// Set while the keys of the size before `current` are being copied.
+    copying: AtomicBool,
+    /// Set while a thread makes a new size.
+    growing: AtomicBool,
+    forgot: AtomicBool,
+    /// The most bytes the sizes may take together; raised as other
+    /// searches give back their share (see [`SharedTable::raise_cap`]).
+    cap: AtomicUsize,
+}
+
+/// More sizes than a table within any address space can have.
+const MAX_SIZES: usize = 64;
+
+impl<K: TableKey> SharedTable<K> {
+    /// A table whose sizes together stay within `max_bytes` (but for a
+    /// first size of at least 1024 slots).
+    pub(super) fn new(max_bytes: usize) -> SharedTable<K> {
+        let slot_bytes = 8 * (K::WORDS + 1);
+        let fit = (max_bytes / slot_bytes).max(1024);
+        let first = FIRST_BITS.min(usize::BITS - 1 - fit.leading_zeros());
+        let sizes: Box<[OnceLock<Slots<K>>]> = (0..MAX_SIZES).map(|_| OnceLock::new()).collect();
+        let _ = sizes[0].set(Slots::new(first));
+        SharedTable {
+            sizes,
+            current: AtomicUsize::new(0),
+            copying: AtomicBool::new(false),
+            growing: AtomicBool::new(false),
+            forgot: AtomicBool::new(false),
+            cap: AtomicUsize::new(max_bytes),
+        }
+    }
+
+    /// Lets the table take `bytes` more.
+    pub(super) fn raise_cap(&self, bytes: usize) {
+        self.cap.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// log2 of the slots of the size after `at`: four times as many, or
+    /// twice, whichever fits in the cap with the sizes made; `None` if
+    /// neither does.
+    fn next_bits(&self, at: usize) -> Option<u32> {
+        let bits = self.size(at).bits;
+        let slot_bytes = 8 * (K::WORDS + 1);
+        let room = self
+            .cap
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.bytes());
+        (at + 1 < MAX_SIZES)
+            .then_some([bits + GROWTH_BITS, bits + 1])
+            .into_iter()
+            .flatten()
+            .find(|&next| next < usize::BITS && (1usize << next).saturating_mul(slot_bytes) <= room)
+    }
+
+    fn size(&self, at: usize) -> &Slots<K> {
+        self.sizes[at]
+            .get()
+            .expect("a size is made before it is used")
+    }
+
+    /// Offers a position (`hash` its key's [`TableKey::table_hash`]): what
+    /// the table knew of it, and whether it filled an empty slot.
+    pub(super) fn visit(&self, key: K, hash: u64) -> (Visit, bool) {
+        let at = self.current.load(Ordering::Acquire);
+        if at > 0
+            && self.copying.load(Ordering::Acquire)
+            && let Some(visit) = self.size(at - 1).find(&key, hash)
+        {
+            return (visit, false);
+        }
+        self.size(at).visit(&key, hash, false, &self.forgot)
+    }
+
+    /// Marks a position every move of which its walk has tried, if the
+    /// table still holds it.
+    pub(super) fn finish(&self, key: K, hash: u64) {
+        self.size(self.current.load(Ordering::Acquire))
+            .finish(&key, hash);
+    }
+
+    /// Counts slots a walk filled, and makes the next size once the one
+    /// in use is half full. Walks report their fills a few dozen at a time
+    /// (see [`super::walk::SharedView`]): one count written by every
+    /// thread at every new position would pass between their caches.
+    pub(super) fn filled(&self, count: usize) {
+        let at = self.current.load(Ordering::Acquire);
+        let size = self.size(at);
+        let filled = size.filled.fetch_add(count, Ordering::Relaxed) + count;
+        if filled * 2 > size.len() && !self.growing.swap(true, Ordering::Acquire) {
+            if self.current.load(Ordering::Acquire) == at
+                && let Some(bits) = self.next_bits(at)
+            {
+                self.grow(at, bits);
+            }
+            self.growing.store(false, Ordering::Release);
+        }
+    }
+
+    /// Makes the size after `at`, of `2^bits` slots, puts it in use, and
+    /// copies `at`'s keys into it.
+    fn grow(&self, at: usize, bits: u32) {
+        let _ = self.sizes[at + 1].set(Slots::new(bits));
+        self.copying.store(true, Ordering::Release);
+        self.current.store(at + 1, Ordering::Release);
+        let (old, new) = (self.size(at), self.size(at + 1));
+        let mut copied = 0;
+        for slot in 0..old.len() {
+            if let Some((key, guard)) = old.entry(slot) {
+                let done = guard & DONE != 0;
+                copied += new.visit(&key, key.table_hash(), done, &self.forgot).1 as usize;
+            }
+        }
+        new.filled.fetch_add(copied, Ordering::Relaxed);
+        self.copying.store(false, Ordering::Release);
+    }
+
+    /// Asks the processor to fetch `key`'s home slot into cache (see
+    /// [`super::Table::prefetch`]); gives the key's hash.
+    #[inline]
+    pub(super) fn prefetch(&self, key: K) -> u64 {
+        let hash = key.table_hash();
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let size = self.size(self.current.load(Ordering::Relaxed));
+            let guard = size.guard(size.home_of(hash));
+            // SAFETY: a prefetch only hints at an address; this one is of a
+            // live slot, and nothing is read or written through it.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((guard as *const AtomicU64).cast()) };
+        }
+        hash
+    }
+
+    /// Whether a position was dropped for want of room. (One stored in an
+    /// old size as it was being copied may be lost without this: the walks
+    /// on a shared table keep their paths from the start, and do not rely
+    /// on it to stay off cycles.)
+    pub(super) fn has_forgotten(&self) -> bool {
+        self.forgot.load(Ordering::Relaxed)
+    }
+
+    /// The most bytes the table may take now.
+    pub(super) fn cap(&self) -> usize {
+        self.cap.load(Ordering::Relaxed)
+    }
+
+    /// Bytes the sizes made so far take.
+    pub(super) fn bytes(&self) -> usize {
+        self.sizes
+            .iter()
+            .filter_map(OnceLock::get)
+            .map(Slots::bytes)
+            .sum()
+    }
+}
+
+/// `len` atomics, zero, in memory the system hands out untouched.
+fn zeroed_atomics(len: usize) -> Box<[AtomicU64]> {
+    let layout = Layout::array::<AtomicU64>(len).expect("a table within the address space");
+    // SAFETY: the layout has a nonzero size (len is at least 1024 slots),
+    // an all-zero AtomicU64 is a valid 0, and a Box<[AtomicU64]> of `len`
+    // frees with this same layout.
+    unsafe {
+        let ptr = alloc_zeroed(layout).cast::<AtomicU64>();
+        if ptr.is_null() {
+            handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Barrier;
+
+    fn hash<K: TableKey>(key: K) -> u64 {
+        key.table_hash()
+    }
+
+    #[test]
+    fn a_position_is_fresh_then_busy_then_seen() {
+        let table = SharedTable::<[u64; 3]>::new(1 << 20);
+        let key = [1, 2, 3];
+        assert_eq!(table.visit(key, hash(key)), (Visit::Fresh, true));
+        assert_eq!(table.visit(key, hash(key)).0, Visit::Busy);
+        table.finish(key, hash(key));
+        assert_eq!(table.visit(key, hash(key)).0, Visit::Seen);
+        assert_eq!(table.visit([1, 2, 4], hash([1, 2, 4])).0, Visit::Fresh);
+        assert!(!table.has_forgotten());
+    }
+
+    /// Grown from 4096 slots to 64Ki in three steps, the table keeps every
+    /// key, and whether each was finished.
+    #[test]
+    fn growing_keeps_every_position_and_its_mark() {
+        let table = SharedTable::<u64>::new(1 << 20);
+        for k in 1..=20_000u64 {
+            let (visit, filled) = table.visit(k, hash(k));
+            assert_eq!(visit, Visit::Fresh);
+            table.filled(filled as usize);
+            if k % 3 == 0 {
+                table.finish(k, hash(k));
+            }
+        }
+        // 64 KiB, then 256 KiB; 1 MiB would not fit, 512 KiB does.
+        let bits: Vec<u32> = (0..3).map(|at| table.size(at).bits).collect();
+        assert_eq!(bits, [12, 14, 15]);
+        assert_eq!(table.current.load(Ordering::Relaxed), 2);
+        assert!(!table.has_forgotten());
+        for k in 1..=20_000u64 {
+            let kept = if k % 3 == 0 { Visit::Seen } else { Visit::Busy };
+            assert_eq!(table.visit(k, hash(k)), (kept, false), "{k}");
+        }
+        assert!(table.bytes() <= 1 << 20);
+    }
+
+    /// A table of 1024 slots given 50,000 keys forgets most, and says so,
+    /// but never takes a key it was not given for one it was.
+    #[test]
+    fn a_full_table_forgets_and_never_lies() {
+        let table = SharedTable::<u64>::new(0);
+        assert_eq!(table.size(0).len(), 1024);
+        for k in 1..=50_000u64 {
+            let filled = table.visit(k * 2, hash(k * 2)).1;
+            table.filled(filled as usize);
+        }
+        assert!(table.has_forgotten());
+        let size = table.size(0);
+        let mut kept = 0;
+        for k in 1..=50_000u64 {
+            let odd = k * 2 + 1;
+            assert_eq!(size.find(&odd, hash(odd)), None);
+            kept += size.find(&(k * 2), hash(k * 2)).is_some() as usize;
+        }
+        assert!(kept > 0 && kept <= 1024, "{kept}");
+    }
+
+    /// Two threads offering the same keys at once, the table growing
+    /// under them: each key is fresh to one of them, or to both when one
+    /// stored it in a size being copied, or gave up waiting on a writer
+    /// put to sleep (or the table dropped it), never to neither.
+    #[test]
+    fn no_position_is_stale_to_both_threads() {
+        let table = SharedTable::<[u64; 2]>::new(64 << 20);
+        let start = Barrier::new(2);
+        let fresh: Vec<Vec<bool>> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..2)
+                .map(|_| {
+                    s.spawn(|| {
+                        start.wait();
+                        (1..=100_000u64)
+                            .map(|k| {
+                                let key = [k, k.wrapping_mul(31)];
+                                let (visit, filled) = table.visit(key, hash(key));
+                                table.filled(filled as usize);
+                                visit == Visit::Fresh
+                            })
+                            .collect()
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        assert!(table.current.load(Ordering::Relaxed) >= 3);
+        let neither = (0..100_000).filter(|&k| !fresh[0][k] && !fresh[1][k]);
+        assert_eq!(neither.count(), 0);
+    }
+
+    /// Two threads claim one empty slot at once, again and again: each
+    /// time exactly one of them writes it.
+    #[test]
+    fn one_thread_claims_a_slot() {
+        let slots = Slots::<u64>::new(10);
+        let (start, end) = (Barrier::new(2), Barrier::new(2));
+        let claims: Vec<Vec<bool>> = std::thread::scope(|s| {
+            let threads: Vec<_> = (1..=2u64)
+                .map(|me| {
+                    let (slots, start, end) = (&slots, &start, &end);
+                    s.spawn(move || {
+                        (0..20_000)
+                            .map(|_| {
+                                start.wait();
+                                let claimed = slots.write(0, 0, &me, false);
+                                end.wait();
+                                if me == 1 {
+                                    slots.guard(0).store(0, Ordering::Relaxed);
+                                }
+                                claimed
+                            })
+                            .collect()
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        let rounds = claims[0].iter().zip(&claims[1]);
+        assert!(rounds.map(|(&a, &b)| a as u32 + b as u32).all(|n| n == 1));
+    }
+
+    /// A writer keeps overwriting one slot with keys whose seven words are
+    /// alike, while a reader asks for keys that mix the words of two of
+    /// them, as a slot read half-way through a write would. None was ever
+    /// stored, so none may be found: a read that did not check the guard
+    /// would, now and then, find one.
+    #[test]
+    fn a_torn_entry_is_never_taken_for_a_position() {
+        let slots = Slots::<[u64; 7]>::new(10);
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let mut k = 1u64;
+                while !stop.load(Ordering::Relaxed) {
+                    let guard = slots.guard(0).load(Ordering::Relaxed);
+                    if guard & WRITING == 0 {
+                        slots.write(0, guard, &[k % 4 + 1; 7], false);
+                    }
+                    k += 1;
+                }
+            });
+            let torn = (0..500_000u64).find_map(|round| {
+                let (a, b) = (round % 4 + 1, (round + 1) % 4 + 1);
+                let split = (round % 6 + 1) as usize;
+                let mut mixed = [a; 7];
+                mixed[split..].fill(b);
+                matches!(slots.read(0, &mixed), Read::Same(_)).then_some(mixed)
+            });
+            stop.store(true, Ordering::Relaxed);
+            assert_eq!(torn, None, "read from a torn slot");
+        });
+    }
+}
