@@ -33,19 +33,22 @@ impl Ask {
 ///
 /// The engine holds whatever the deal fixes for good (the layout's cards),
 /// so that a [`Game::State`] holds only what moves change and stays small.
-pub trait Game: Sized {
+///
+/// Engines, states and moves are shared between threads when one deal is
+/// searched on several (see [`crate::search::solve_parallel`]).
+pub trait Game: Sized + Sync {
     /// Whether every move is irreversible. Then the search cannot meet a
     /// position on its own path, and it skips the cycle guard.
     const ACYCLIC: bool;
 
     /// A position, as compact as the engine can make it.
-    type State: Copy;
+    type State: Copy + Send + Sync;
     /// The exact transposition-table key of a position. Two positions with
     /// the same key must have the same future: same moves, same outcome (in
     /// a full search; see [`Game::moves`] on narrowed ones).
-    type Key: TableKey;
+    type Key: TableKey + Send + Sync;
     /// A move as the engine plays it.
-    type Move: Copy + PartialEq;
+    type Move: Copy + PartialEq + Send + Sync;
 
     /// The levels of narrowing of the walks that take turns with the full
     /// search (see [`crate::search::solve`]), narrowest first; none for a

@@ -19,9 +19,13 @@
 
 use std::cmp::Reverse;
 use std::mem::size_of;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use super::rollout::{Line, Outcome, Rollout};
-use super::{Closed, End, ROOT, Search, Table};
+use rayon::prelude::*;
+
+use super::rollout::{Line, Outcome, Rollout, SharedEnds};
+use super::{Closed, End, ROOT, Search, Stop, Table};
 use crate::game::{Ask, Game};
 use crate::notation;
 
@@ -71,9 +75,36 @@ pub(super) struct Beam<G: Game> {
     /// The children of this depth's positions expanded so far.
     children: Vec<Candidate<G::State, G::Move>>,
     moves: Vec<G::Move>,
+    /// Children not yet scored that the table did not hold: the place of
+    /// the parent in `layer`, the move, the child, and whether it is on
+    /// its parent's rollout.
+    rolls: Vec<(u32, G::Move, G::State, bool)>,
     narrowing: u32,
     rollout: Rollout<G>,
+    /// Where rollouts played on several threads ended, made at the first
+    /// of them.
+    shared_ends: Option<Arc<SharedEnds>>,
     pub(super) room: usize,
+}
+
+/// How a rollout from a child ended.
+enum Rolled<M> {
+    Stopped(i32, Line<M, HINT_MOVES>),
+    /// Won, with the rollout's moves.
+    Won(Vec<M>),
+}
+
+/// Plays `rollout` from `child`, reached by `mv`.
+fn rolled_out<G: Game>(
+    rollout: &mut Rollout<G>,
+    search: &mut Search<G>,
+    child: G::State,
+    mv: G::Move,
+) -> Result<Rolled<G::Move>, Stop> {
+    Ok(match rollout.play(search, child, Some(mv))? {
+        Outcome::Stopped(score) => Rolled::Stopped(score, Line::of(rollout.line())),
+        Outcome::Won => Rolled::Won(rollout.line().to_vec()),
+    })
 }
 
 impl<G: Game> Beam<G> {
@@ -92,86 +123,189 @@ impl<G: Game> Beam<G> {
             next: 0,
             children: Vec::new(),
             moves: Vec::new(),
+            rolls: Vec::new(),
             narrowing,
             rollout: Rollout::remembering(G::rollout_level(narrowing)),
+            shared_ends: None,
             room,
         }
     }
 
     /// Expands on until a win, a beam that ran dry without dropping a
     /// position, or the end of the turn's nodes.
+    ///
+    /// With helper threads (see [`Search::fork`]), the rollouts from the
+    /// children of a whole depth are played at once, on all of them: one
+    /// position's children are a handful, too few to share out (Alexandria
+    /// deal 176 on two threads took as long as on one, a tenth of it in the
+    /// kernel, waking threads). Alone, each position's children roll out
+    /// before the next position is expanded, as they always did, so node
+    /// counts on one thread do not change.
     pub(super) fn resume(
         &mut self,
         search: &mut Search<G>,
         table: &mut Table<G::Key>,
     ) -> End<notation::Move> {
-        let game = search.game;
-        let ask = Ask {
-            narrowing: self.narrowing,
-            ordered: false,
-        };
+        let together = search.helpers > 1;
         loop {
+            self.rolls.clear();
+            let mut paused = None;
             while self.next < self.layer.len() {
                 if let Err(end) = search.count_node() {
-                    return end;
+                    paused = Some(end);
+                    break;
                 }
                 if self.bytes() > self.room {
-                    return End::OutOfRoom;
+                    paused = Some(End::OutOfRoom);
+                    break;
                 }
-                let parent = self.layer[self.next];
                 self.next += 1;
-                let state = parent.state;
-                search.best = search.best.max(game.cards_home(&state));
-                if game.is_dead_end(&state) {
-                    continue;
+                if let Some(won) = self.expand(search, table, self.next - 1) {
+                    return won;
                 }
-                self.moves.clear();
-                game.moves(&state, parent.mv, ask, &mut self.moves);
-                for &mv in &self.moves {
-                    let child = game.play(&state, mv);
-                    if game.is_won(&child) {
-                        search.best = game.cards_home(&child);
-                        return End::Won(super::line(game, &self.closed, parent.at, mv, &[]));
+                if !together {
+                    if let Err(end) = self.score_rolls(search) {
+                        return end;
                     }
-                    if !table.insert(game.key(&child)) {
-                        continue;
-                    }
-                    let (score, line) = if parent.line.starts_with(mv) {
-                        (parent.score, parent.line.rest())
-                    } else {
-                        match self.rollout.play(search, child, Some(mv)) {
-                            Err(stop) => return End::Stopped(stop),
-                            Ok(Outcome::Stopped(score)) => (score, Line::of(self.rollout.line())),
-                            Ok(Outcome::Won) => {
-                                let rest = self.rollout.line().to_vec();
-                                return End::Won(super::line(
-                                    game,
-                                    &self.closed,
-                                    parent.at,
-                                    mv,
-                                    &rest,
-                                ));
-                            }
-                        }
-                    };
-                    self.children.push(Candidate {
-                        score,
-                        state: child,
-                        at: parent.at,
-                        mv: Some(mv),
-                        line,
-                    });
+                    self.rolls.clear();
                 }
+            }
+            if let Some(End::Stopped(stop)) = paused {
+                return End::Stopped(stop);
+            }
+            if let Err(end) = self.score_rolls(search) {
+                return end;
+            }
+            if let Some(end) = paused {
+                return end;
             }
             if self.children.is_empty() {
                 if !self.dropped {
                     return End::Lost;
                 }
-                self.start_over(game, table);
+                self.start_over(search.game, table);
                 continue;
             }
             self.descend();
         }
+    }
+
+    /// Expands the layer's position `at`: adds its children the table did
+    /// not hold to `rolls`, or gives the win one of them is.
+    fn expand(
+        &mut self,
+        search: &mut Search<G>,
+        table: &mut Table<G::Key>,
+        at: usize,
+    ) -> Option<End<notation::Move>> {
+        let game = search.game;
+        let parent = self.layer[at];
+        let state = parent.state;
+        search.best = search.best.max(game.cards_home(&state));
+        if game.is_dead_end(&state) {
+            return None;
+        }
+        self.moves.clear();
+        let ask = Ask {
+            narrowing: self.narrowing,
+            ordered: false,
+        };
+        game.moves(&state, parent.mv, ask, &mut self.moves);
+        for &mv in &self.moves {
+            let child = game.play(&state, mv);
+            if game.is_won(&child) {
+                search.best = game.cards_home(&child);
+                return Some(End::Won(super::line(
+                    game,
+                    &self.closed,
+                    parent.at,
+                    mv,
+                    &[],
+                )));
+            }
+            if table.insert(game.key(&child)) {
+                let hinted = parent.line.starts_with(mv);
+                self.rolls.push((at as u32, mv, child, hinted));
+            }
+        }
+        None
+    }
+
+    /// Scores the children in `rolls`, in order, and makes them candidates
+    /// for the next depth: a child on its parent's rollout by its hint, the
+    /// others by a rollout each, played on the helper threads at once where
+    /// the search has them, else one after another. Gives the win a
+    /// rollout found, or why one stopped.
+    fn score_rolls(&mut self, search: &mut Search<G>) -> Result<(), End<notation::Move>> {
+        let rolled = self.rolls.iter().filter(|roll| !roll.3).count();
+        let together = search.helpers > 1 && rolled > 1;
+        let mut outcomes = match together {
+            true => self.roll_out_together(search, rolled),
+            false => Vec::new(),
+        }
+        .into_iter();
+        for &(at, mv, child, hinted) in &self.rolls {
+            let parent = self.layer[at as usize];
+            let (score, line) = if hinted {
+                (parent.score, parent.line.rest())
+            } else {
+                let outcome = match together {
+                    true => outcomes.next().expect("one outcome a rollout"),
+                    false => rolled_out(&mut self.rollout, search, child, mv),
+                };
+                match outcome {
+                    Err(stop) => return Err(End::Stopped(stop)),
+                    Ok(Rolled::Stopped(score, line)) => (score, line),
+                    Ok(Rolled::Won(rest)) => {
+                        let line = super::line(search.game, &self.closed, parent.at, mv, &rest);
+                        return Err(End::Won(line));
+                    }
+                }
+            };
+            self.children.push(Candidate {
+                score,
+                state: child,
+                at: parent.at,
+                mv: Some(mv),
+                line,
+            });
+        }
+        Ok(())
+    }
+
+    /// Plays the rollouts of `rolls` not hinted, `rolled` of them, on the
+    /// helper threads at once, sharing where they ended (see
+    /// [`SharedEnds`]); each has an even share of what is left of the
+    /// node limit.
+    fn roll_out_together(
+        &mut self,
+        search: &mut Search<G>,
+        rolled: usize,
+    ) -> Vec<Result<Rolled<G::Move>, Stop>> {
+        let share = search.nodes_left().map(|left| left / rolled as u64);
+        let ends = self
+            .shared_ends
+            .get_or_insert_with(|| Arc::new(SharedEnds::new()))
+            .clone();
+        let level = G::rollout_level(self.narrowing);
+        let (nodes, best) = (AtomicU64::new(0), AtomicU32::new(0));
+        let fork = &*search;
+        let outcomes = (self.rolls.par_iter())
+            .filter(|roll| !roll.3)
+            .map_init(
+                || Rollout::sharing(level, ends.clone()),
+                |rollout, &(_, mv, child, _)| {
+                    let mut helper = fork.fork(share);
+                    let outcome = rolled_out(rollout, &mut helper, child, mv);
+                    nodes.fetch_add(helper.nodes, Ordering::Relaxed);
+                    best.fetch_max(helper.best, Ordering::Relaxed);
+                    outcome
+                },
+            )
+            .collect();
+        search.nodes += nodes.into_inner();
+        search.best = search.best.max(best.into_inner());
+        outcomes
     }
 
     /// Makes the best `width` children this depth's beam.
@@ -213,6 +347,7 @@ impl<G: Game> Beam<G> {
             + (self.layer.capacity() + self.children.capacity())
                 * size_of::<Candidate<G::State, G::Move>>()
             + self.rollout.bytes()
+            + self.shared_ends.as_ref().map_or(0, |ends| ends.bytes())
     }
 }
 
@@ -297,11 +432,29 @@ mod tests {
         // 11 but 7 stop at once (1 node each; the line of 2 is then
         // empty, so 4 rolls out too), 7's goes on to 14 (2).
         // Four wide: expands 1 to 7, and finds the win among 7's
-        // children; rolls out from 2 to 14, each stopping at once (13).
+        // children, which are all looked at before either rolls out;
+        // rolls out from 2 to 13, each stopping at once (12).
         let one = 4 + 3 + 3 + 2 + 1;
         let two = 7 + 9 + 2;
-        let four = 7 + 13;
+        let four = 7 + 12;
         assert_eq!(report.nodes, one + two + four);
+    }
+
+    /// On two threads the rollouts of a depth are played at once: the
+    /// beam still widens to the win, and runs dry without one.
+    #[test]
+    fn a_beam_on_two_threads_finds_what_it_finds_on_one() {
+        let beam = |goal| {
+            let tree = Tree { goal };
+            crate::search::solve_parallel(&tree, &Limits::default(), 2, Some(Tactic::Beam(1)))
+        };
+        let won = beam(Some(15));
+        assert_eq!((won.verdict, won.best), (Verdict::Won, 15));
+        let dry = beam(None);
+        assert_eq!(
+            (dry.verdict, dry.stop),
+            (Verdict::Unknown, Some(Stop::Narrowed))
+        );
     }
 
     /// Eight wide, the beam keeps every position: run dry, it has searched

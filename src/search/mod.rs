@@ -457,6 +457,7 @@ fn take_turns<G: Game>(
     let started = Instant::now();
     let mut search = Search::new(game, limits);
     search.halt = crew.map(|crew| &crew.halt);
+    search.helpers = crew.map_or(1, |crew| crew.threads);
     let shared = |tactic| crew.is_some() && tactic == Tactic::Full;
     let cap = tables.cap();
     let tables = tables.split(tactics.iter().filter(|&&t| !shared(t)).count());
@@ -511,7 +512,7 @@ fn take_turns<G: Game>(
             }
             let end = match crew {
                 Some(crew) if entrant.shared => {
-                    let room = (crew.table.cap() / crew.threads).max(MIN_PATH_BYTES);
+                    let room = (crew.table.cap() / crew.walkers).max(MIN_PATH_BYTES);
                     entrant.turn_shared(&mut search, crew, allowance, room)
                 }
                 _ => {
@@ -536,7 +537,7 @@ fn take_turns<G: Game>(
                         // Each walk that ended tried every move of every
                         // position it expanded; once all have, so has the
                         // crew, from the start on (see `solve_parallel`).
-                        if crew.ended.fetch_add(1, Ordering::AcqRel) + 1 == crew.threads {
+                        if crew.ended.fetch_add(1, Ordering::AcqRel) + 1 == crew.walkers {
                             break (Verdict::Lost, None, Vec::new());
                         }
                         retire(&mut rotation, tables, cap, |t| t == Tactic::Full);
@@ -576,7 +577,10 @@ fn take_turns<G: Game>(
 
 /// What the threads searching one deal share (see [`solve_parallel`]).
 struct Crew<K: TableKey> {
+    /// Threads a beam plays its rollouts on.
     threads: usize,
+    /// Threads whose full walks share `table`.
+    walkers: usize,
     /// The full walks' table.
     table: SharedTable<K>,
     /// Full walks on it that ended.
@@ -617,16 +621,12 @@ struct Crew<K: TableKey> {
 /// even share of the limit), and so is memory: the shared table has the
 /// full walk's share of the cap, each thread's tables the shares of its
 /// tactics, and each walk's path the table's share split among the walks.
-pub fn solve_parallel<G>(
+pub fn solve_parallel<G: Game>(
     game: &G,
     limits: &Limits,
     threads: usize,
     tactic: Option<Tactic>,
-) -> Report
-where
-    G: Game + Sync,
-    G::Key: Send + Sync,
-{
+) -> Report {
     let started = Instant::now();
     let threads = threads.max(1);
     let (tactics, budget) = match tactic {
@@ -636,18 +636,30 @@ where
     let share = limits.memory / tactics.len();
     let (prover, others) = tactics.split_first().expect("at least one tactic");
     let walking = *prover == Tactic::Full;
-    let dealt: Vec<Vec<Tactic>> = (0..threads)
-        .map(|thread| {
-            let first = (walking || thread == 0).then_some(*prover);
-            let offset = usize::from(!walking);
-            let theirs = (others.iter().enumerate())
-                .filter(|(i, _)| (i + offset) % threads == thread)
-                .map(|(_, &tactic)| tactic);
-            first.into_iter().chain(theirs).collect()
-        })
-        .collect();
+    let beaming = tactics.iter().any(|t| matches!(t, Tactic::Beam(_)));
+    let mut dealt: Vec<Vec<Tactic>> = match beaming {
+        // A beam plays its rollouts on every thread itself; a second
+        // thread's walk would only take turns from it.
+        true => vec![tactics.clone()],
+        false => (0..threads)
+            .map(|thread| {
+                let first = (walking || thread == 0).then_some(*prover);
+                let offset = usize::from(!walking);
+                let theirs = (others.iter().enumerate())
+                    .filter(|(i, _)| (i + offset) % threads == thread)
+                    .map(|(_, &tactic)| tactic);
+                first.into_iter().chain(theirs).collect()
+            })
+            .collect(),
+    };
+    dealt.retain(|tactics| !tactics.is_empty());
+    let spawned = dealt.len() as u64;
     let crew = Crew {
         threads,
+        walkers: match walking {
+            true => dealt.len(),
+            false => 0,
+        },
         table: SharedTable::new(if walking { share } else { 0 }),
         ended: AtomicUsize::new(0),
         halt: AtomicBool::new(false),
@@ -664,8 +676,8 @@ where
                     ..limits.clone()
                 };
                 if let Some(max) = limits.max_nodes {
-                    let extra = (thread as u64) < max % threads as u64;
-                    limits.max_nodes = Some(max / threads as u64 + u64::from(extra));
+                    let extra = (thread as u64) < max % spawned;
+                    limits.max_nodes = Some(max / spawned + u64::from(extra));
                 }
                 scope.spawn(move || {
                     let mut tables = Tables::new(limits.memory);
@@ -740,6 +752,11 @@ struct Search<'a, G: Game> {
     turn_end: u64,
     /// Set when another thread decided the deal (see [`solve_parallel`]).
     halt: Option<&'a AtomicBool>,
+    /// Threads a beam may play its rollouts on (see [`beam`]).
+    helpers: usize,
+    /// `limits.max_nodes`, or a rollout's share of what is left of it on
+    /// a helper thread (see [`Search::fork`]).
+    max_nodes: Option<u64>,
 }
 
 impl<'a, G: Game> Search<'a, G> {
@@ -752,7 +769,27 @@ impl<'a, G: Game> Search<'a, G> {
             best: 0,
             turn_end: u64::MAX,
             halt: None,
+            helpers: 1,
+            max_nodes: limits.max_nodes,
         }
+    }
+
+    /// A search for one rollout on a helper thread, counting its own
+    /// nodes, at most `share` of them: the shares of the rollouts played
+    /// at once add up to no more than what is left of the limit.
+    fn fork(&self, share: Option<u64>) -> Search<'a, G> {
+        Search {
+            nodes: 0,
+            best: 0,
+            helpers: 1,
+            max_nodes: share,
+            ..*self
+        }
+    }
+
+    /// What is left of the node limit.
+    fn nodes_left(&self) -> Option<u64> {
+        self.max_nodes.map(|max| max.saturating_sub(self.nodes))
     }
 
     /// Counts a position about to be expanded, or says why the turn ends
@@ -793,7 +830,7 @@ impl<'a, G: Game> Search<'a, G> {
     }
 
     fn at_max_nodes(&self) -> bool {
-        self.limits.max_nodes.is_some_and(|max| self.nodes >= max)
+        self.max_nodes.is_some_and(|max| self.nodes >= max)
     }
 
     /// Whether the node just counted is one at which a walk checks its

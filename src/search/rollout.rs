@@ -9,6 +9,9 @@
 //! best-first search led by these scores (see [`super::best_first`])
 //! goes on from the positions whose greedy lines got furthest.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use ahash::AHashSet;
 
 use super::{Search, Stop, TableKey};
@@ -85,6 +88,72 @@ struct Ends {
 /// The most slots [`Ends`] grows to: 32 MiB.
 const MAX_ENDS: usize = 1 << 21;
 
+/// [`Ends`] for rollouts played on several threads at once (see
+/// [`super::beam`]): a slot is one atomic word, the high half of the hash
+/// and the score, so a thread reads a whole entry whichever wrote it last.
+/// Half a hash and the slot's place leave 53 bits to tell positions apart,
+/// which, as for `Ends`, can only misguide the order of the search. It
+/// does not grow: 16 MiB from the start, touched as rollouts end.
+pub(super) struct SharedEnds {
+    slots: Box<[AtomicU64]>,
+}
+
+impl SharedEnds {
+    pub(super) fn new() -> SharedEnds {
+        SharedEnds {
+            slots: super::shared::zeroed_atomics(MAX_ENDS),
+        }
+    }
+
+    fn slot(&self, hash: u64) -> &AtomicU64 {
+        &self.slots[hash as usize & (MAX_ENDS - 1)]
+    }
+
+    fn get(&self, hash: u64) -> Option<i32> {
+        let entry = self.slot(hash).load(Ordering::Relaxed);
+        (entry != 0 && entry >> 32 == hash >> 32).then_some(entry as u32 as i32)
+    }
+
+    fn put(&self, hash: u64, score: i32) {
+        let entry = (hash >> 32) << 32 | u64::from(score as u32);
+        self.slot(hash).store(entry, Ordering::Relaxed);
+    }
+
+    pub(super) fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<AtomicU64>()
+    }
+}
+
+/// Where a rollout remembers the ends of earlier ones.
+enum Memory {
+    Own(Ends),
+    Shared(Arc<SharedEnds>),
+}
+
+impl Memory {
+    fn get(&self, hash: u64) -> Option<i32> {
+        match self {
+            Memory::Own(ends) => ends.get(hash),
+            Memory::Shared(ends) => ends.get(hash),
+        }
+    }
+
+    fn put(&mut self, hash: u64, score: i32) {
+        match self {
+            Memory::Own(ends) => ends.put(hash, score),
+            Memory::Shared(ends) => ends.put(hash, score),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Memory::Own(ends) => ends.slots.capacity() * std::mem::size_of::<(u64, i32)>(),
+            // Counted once, by the beam that holds it.
+            Memory::Shared(_) => 0,
+        }
+    }
+}
+
 impl Ends {
     fn new() -> Ends {
         Ends {
@@ -131,7 +200,7 @@ pub(super) struct Rollout<G: Game> {
     /// The hashes of the positions the rollout went through, for `ends`.
     path: Vec<u64>,
     /// Kept only for a beam (see [`Rollout::remembering`]).
-    ends: Option<Ends>,
+    ends: Option<Memory>,
 }
 
 impl<G: Game> Rollout<G> {
@@ -158,7 +227,16 @@ impl<G: Game> Rollout<G> {
     /// 20M positions (184k without).
     pub(super) fn remembering(narrowing: u32) -> Rollout<G> {
         Rollout {
-            ends: Some(Ends::new()),
+            ends: Some(Memory::Own(Ends::new())),
+            ..Rollout::new(narrowing)
+        }
+    }
+
+    /// As [`Rollout::remembering`], in ends shared with rollouts on other
+    /// threads.
+    pub(super) fn sharing(narrowing: u32, ends: Arc<SharedEnds>) -> Rollout<G> {
+        Rollout {
+            ends: Some(Memory::Shared(ends)),
             ..Rollout::new(narrowing)
         }
     }
@@ -232,15 +310,28 @@ impl<G: Game> Rollout<G> {
         self.seen.capacity() * std::mem::size_of::<G::Key>()
             + (self.moves.capacity() + self.line.capacity()) * std::mem::size_of::<G::Move>()
             + self.path.capacity() * std::mem::size_of::<u64>()
-            + self.ends.as_ref().map_or(0, |ends| {
-                ends.slots.capacity() * std::mem::size_of::<(u64, i32)>()
-            })
+            + self.ends.as_ref().map_or(0, Memory::bytes)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Ends;
+    use super::{Ends, SharedEnds};
+
+    /// A shared slot holds the last score put in it, and answers only the
+    /// hash whose high half it keeps.
+    #[test]
+    fn shared_ends_keep_the_last_score_of_their_hash() {
+        let ends = SharedEnds::new();
+        let hash = 0x1234_5678_0000_0042u64;
+        assert_eq!(ends.get(hash), None);
+        ends.put(hash, -7);
+        assert_eq!(ends.get(hash), Some(-7));
+        let twin = hash ^ 1 << 40;
+        assert_eq!(ends.get(twin), None, "same slot, another position");
+        ends.put(twin, 3);
+        assert_eq!((ends.get(hash), ends.get(twin)), (None, Some(3)));
+    }
 
     /// Growing moves what the slots held: a score put before is found
     /// after, and a hash never put, or put in the same slot since, is not.
