@@ -327,12 +327,9 @@ impl<G: Game> Entrant<G> {
             unreachable!("a shared attempt is a walk")
         };
         walk.path_cap = path_cap;
-        let before = search.nodes;
-        search.turn_end = before.saturating_add(allowance.saturating_sub(self.spent));
-        let end = walk.resume(search, &mut view);
-        self.spent += search.nodes - before;
-        crew.filled.fetch_add(view.filled, Ordering::Relaxed);
-        end
+        budgeted(search, &mut self.spent, allowance, |search| {
+            walk.resume(search, &mut view)
+        })
     }
 
     /// Takes a turn with `allowance` nodes for all its turns so far.
@@ -365,16 +362,27 @@ impl<G: Game> Entrant<G> {
             Attempt::BestFirst(best_first) => best_first.room = room,
             Attempt::Beam(beam) => beam.room = room,
         }
-        let before = search.nodes;
-        search.turn_end = before.saturating_add(allowance.saturating_sub(self.spent));
-        let end = match attempt {
+        budgeted(search, &mut self.spent, allowance, |search| match attempt {
             Attempt::Walk(walk) => walk.resume(search, table),
             Attempt::BestFirst(best_first) => best_first.resume(search, table),
             Attempt::Beam(beam) => beam.resume(search, table),
-        };
-        self.spent += search.nodes - before;
-        end
+        })
     }
+}
+
+/// Runs a turn with `allowance` nodes for all the turns of its tactic so
+/// far, `spent` of which the turns before took.
+fn budgeted<G: Game>(
+    search: &mut Search<G>,
+    spent: &mut u64,
+    allowance: u64,
+    run: impl FnOnce(&mut Search<G>) -> End<notation::Move>,
+) -> End<notation::Move> {
+    let before = search.nodes;
+    search.turn_end = before.saturating_add(allowance.saturating_sub(*spent));
+    let end = run(search);
+    *spent += search.nodes - before;
+    end
 }
 
 /// Searches `game` from its initial position, using `tables` (cleared
@@ -590,8 +598,6 @@ struct Crew<K: TableKey> {
     /// The widest level of narrowing whose search ended on any thread: no
     /// narrower one can win either.
     narrowed_ended: AtomicU32,
-    /// Slots the walks filled.
-    filled: AtomicUsize,
 }
 
 /// Searches `game` as [`solve`] does, on `threads` threads (or with one
@@ -664,7 +670,6 @@ pub fn solve_parallel<G: Game>(
         ended: AtomicUsize::new(0),
         halt: AtomicBool::new(false),
         narrowed_ended: AtomicU32::new(0),
-        filled: AtomicUsize::new(0),
     };
     let reports: Vec<Report> = std::thread::scope(|scope| {
         let crew = &crew;
@@ -708,7 +713,6 @@ pub fn solve_parallel<G: Game>(
             (Verdict::Unknown, stop.flatten(), Vec::new())
         }
     };
-    let filled = crew.filled.load(Ordering::Relaxed);
     Report {
         verdict,
         stop,
@@ -720,7 +724,7 @@ pub fn solve_parallel<G: Game>(
             .map(|r| r.table_peak)
             .max()
             .unwrap_or(0)
-            .max(filled),
+            .max(crew.table.len()),
         table_bytes: reports.iter().map(|r| r.table_bytes).sum::<usize>() + crew.table.bytes(),
         best: reports.iter().map(|r| r.best).max().unwrap_or(0),
         elapsed: started.elapsed(),

@@ -421,6 +421,13 @@ impl<K: TableKey> SharedTable<K> {
         self.cap.load(Ordering::Relaxed)
     }
 
+    /// Positions the size in use holds, as far as the walks have told it.
+    pub(super) fn len(&self) -> usize {
+        self.size(self.current.load(Ordering::Acquire))
+            .filled
+            .load(Ordering::Relaxed)
+    }
+
     /// Bytes the sizes made so far take.
     pub(super) fn bytes(&self) -> usize {
         self.sizes

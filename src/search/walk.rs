@@ -42,10 +42,10 @@ impl<K: TableKey> Visited<K> for Table<K> {
     }
 }
 
-/// One walk's use of a shared table, counting the slots it filled.
+/// One walk's use of a shared table, counting the slots it filled for
+/// the table a few dozen at a time (see [`SharedTable::filled`]).
 pub(super) struct SharedView<'a, K: TableKey> {
     table: &'a SharedTable<K>,
-    pub(super) filled: usize,
     /// Filled slots not yet told to the table.
     untold: usize,
 }
@@ -55,11 +55,7 @@ const TELL_EVERY: usize = 64;
 
 impl<'a, K: TableKey> SharedView<'a, K> {
     pub(super) fn new(table: &'a SharedTable<K>) -> SharedView<'a, K> {
-        SharedView {
-            table,
-            filled: 0,
-            untold: 0,
-        }
+        SharedView { table, untold: 0 }
     }
 }
 
@@ -78,7 +74,6 @@ impl<K: TableKey> Visited<K> for SharedView<'_, K> {
     fn visit(&mut self, key: K, hash: u64) -> Visit {
         let (visit, filled) = self.table.visit(key, hash);
         if filled {
-            self.filled += 1;
             self.untold += 1;
             if self.untold == TELL_EVERY {
                 self.table.filled(self.untold);
