@@ -240,7 +240,11 @@ impl<G: Game> Beam<G> {
         let rolled = self.rolls.iter().filter(|roll| !roll.3).count();
         let together = search.helpers > 1 && rolled > 1;
         let mut outcomes = match together {
-            true => self.roll_out_together(search, rolled),
+            true => {
+                let outcomes = self.roll_out_together(search, rolled);
+                search.check().map_err(End::Stopped)?;
+                outcomes
+            }
             false => Vec::new(),
         }
         .into_iter();

@@ -817,18 +817,28 @@ impl<'a, G: Game> Search<'a, G> {
             return Err(Stop::MaxNodes);
         }
         self.nodes += 1;
-        if self.at_check() {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                return Err(Stop::Timeout);
-            }
-            if let Some(cancel) = &self.limits.cancel
-                && cancel.load(Ordering::Relaxed)
-            {
-                return Err(Stop::Interrupted);
-            }
-            if self.halt.is_some_and(|halt| halt.load(Ordering::Relaxed)) {
-                return Err(Stop::Interrupted);
-            }
+        match self.at_check() {
+            true => self.check(),
+            false => Ok(()),
+        }
+    }
+
+    /// Says whether the clock, Ctrl-C or another thread's verdict stops
+    /// the search. [`Search::count_step`] asks every so many nodes; a beam
+    /// that adds the nodes of its helpers' rollouts in one go asks after
+    /// each lot (see [`beam`]), as its count may jump over the multiples
+    /// it would stop at.
+    fn check(&self) -> Result<(), Stop> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::Timeout);
+        }
+        if let Some(cancel) = &self.limits.cancel
+            && cancel.load(Ordering::Relaxed)
+        {
+            return Err(Stop::Interrupted);
+        }
+        if self.halt.is_some_and(|halt| halt.load(Ordering::Relaxed)) {
+            return Err(Stop::Interrupted);
         }
         Ok(())
     }
