@@ -74,9 +74,11 @@ enum Command {
         #[arg(long, value_name = "TACTIC")]
         tactic: Option<Tactic>,
         /// Threads to search with [default: all cores]. The full walks
-        /// share one table of `--memory` bytes; the game's other tactics are
-        /// dealt out among the threads. Node counts then differ from run to
-        /// run; `--threads 1` repeats exactly.
+        /// share one table within `--memory`; the game's other tactics are
+        /// dealt out among the threads, and a beam plays its rollouts on
+        /// all of them. Node counts then differ from run to run; `--threads
+        /// 1` repeats exactly. Under a `--memory` too small for the deal,
+        /// one thread is faster: the shared table forgets sooner.
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
         /// Print one JSON object instead of text.
