@@ -395,8 +395,13 @@ fn solve(
     json: bool,
 ) -> Result<ExitCode> {
     let (board, label) = load_board(game, source)?;
+    let cancel = catch_ctrl_c()?;
+    let limits = Limits {
+        cancel: Some(cancel.clone()),
+        ..limits.clone()
+    };
     let report = game
-        .solve_with(&board, limits, tactic, threads)
+        .solve_with(&board, &limits, tactic, threads)
         .map_err(|e| match e {
             SolveError::Board(e) => bad_input(format!("{label}: {e}")),
             SolveError::Tactic { .. } => bad_input(e.to_string()),
@@ -407,8 +412,11 @@ fn solve(
     } else {
         emit(format_args!(
             "{}",
-            report_text(game, &label, &report, limits)
+            report_text(game, &label, &report, &limits)
         ))?;
+    }
+    if cancel.load(Ordering::Relaxed) {
+        return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -532,14 +540,7 @@ fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<E
         .has_headers(empty)
         .from_writer(file);
 
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-    })
-    .context("cannot catch Ctrl-C")?;
+    let cancel = catch_ctrl_c()?;
     batch.limits.cancel = Some(cancel.clone());
 
     let progress = progress_bar(batch.deals.len() as u64);
@@ -571,6 +572,20 @@ fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<E
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A flag the first Ctrl-C sets, so that a search stops and reports what
+/// it has; a second one ends the program at once.
+fn catch_ctrl_c() -> Result<Arc<AtomicBool>> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    })
+    .context("cannot catch Ctrl-C")?;
+    Ok(cancel)
 }
 
 fn run_bench(games: &[GameKind], size: Size, threads: usize, json: bool) -> Result<ExitCode> {

@@ -930,6 +930,30 @@ mod stopped_batches {
         resume_and_check(&out);
     }
 
+    /// Ctrl-C stops a long search on two threads, which reports what it
+    /// has as `unknown` and exits 130.
+    #[test]
+    fn ctrl_c_stops_a_solve_with_its_report() {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_patience"))
+            .args(["solve", "alexandria", "3", "--threads", "2", "--json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("patience starts");
+        sleep(Duration::from_millis(1500));
+        let status = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        let output = wait_for_exit(child);
+        assert_eq!(output.status.code(), Some(130), "{output:?}");
+        let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+        assert_eq!(verdict(&report), "unknown", "{report}");
+        assert_eq!(report["stop"], "interrupted", "{report}");
+        assert!(report["nodes"].as_u64() > Some(100_000), "{report}");
+    }
+
     #[test]
     fn kill_9_then_resume_counts_each_deal_once() {
         let dir = TempDir::new().unwrap();
