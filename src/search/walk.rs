@@ -224,11 +224,14 @@ impl<G: Game> Walk<G> {
             let enter = match table.visit(key, hash) {
                 Visit::Fresh => !self.on_path(key, table),
                 Visit::Seen => false,
+                // Busy on this walk's own path: a move back, never taken
+                // (and no reason to go over the moves again).
+                Visit::Busy if self.path_kept && self.path.contains(&key) => false,
                 Visit::Busy if !again => {
                     frame.deferred = true;
                     false
                 }
-                Visit::Busy => !(self.path_kept && self.path.contains(&key)),
+                Visit::Busy => true,
             };
             if enter {
                 self.pending = Some((child, key, hash, Some(mv)));
