@@ -881,6 +881,19 @@ mod stopped_batches {
         child.wait_with_output().unwrap()
     }
 
+    /// Sends a running patience a Ctrl-C (SIGINT) and waits for it to exit
+    /// with 130, as a program stopped by Ctrl-C does.
+    fn ctrl_c(child: Child) -> std::process::Output {
+        let status = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        let output = wait_for_exit(child);
+        assert_eq!(output.status.code(), Some(130), "{output:?}");
+        output
+    }
+
     /// Resumes `out` over deals 1 to a little past the last one done, and
     /// checks that every one of them is then in the file exactly once.
     ///
@@ -910,14 +923,7 @@ mod stopped_batches {
     fn ctrl_c_keeps_whole_rows_and_resume_continues() {
         let dir = TempDir::new().unwrap();
         let out = dir.path().join("batch.csv");
-        let child = start_long_batch(&out);
-        let status = std::process::Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(status.success());
-        let output = wait_for_exit(child);
-        assert_eq!(output.status.code(), Some(130), "{output:?}");
+        let output = ctrl_c(start_long_batch(&out));
         let stderr = text(&output.stderr);
         assert!(stderr.contains("--resume"), "{stderr}");
         // read_batch checks that every row is whole.
@@ -941,13 +947,7 @@ mod stopped_batches {
             .spawn()
             .expect("patience starts");
         sleep(Duration::from_millis(1500));
-        let status = std::process::Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(status.success());
-        let output = wait_for_exit(child);
-        assert_eq!(output.status.code(), Some(130), "{output:?}");
+        let output = ctrl_c(child);
         let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
         assert_eq!(verdict(&report), "unknown", "{report}");
         assert_eq!(report["stop"], "interrupted", "{report}");
