@@ -17,7 +17,7 @@ one() {
     if [ -f "$deal" ]; then source=(--file "$deal"); else source=("$deal"); fi
     name=$(basename "$deal" .txt)
     for tactic in best-first narrowed-4 narrowed-8 full; do
-        "$PATIENCE" solve raglan "${source[@]}" --tactic "$tactic" \
+        "$PATIENCE" solve raglan "${source[@]}" --tactic "$tactic" --threads 1 \
             --max-nodes 5000000 --timeout 20s --json |
             python3 -c '
 import json, sys

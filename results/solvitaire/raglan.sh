@@ -27,13 +27,13 @@ COUNT=$(ls b*.txt | wc -l)
 # Whole runs, process start included.
 for round in $(seq "${ROUNDS:-3}"); do
     start=$(date +%s.%N)
-    for f in b*.txt; do "$PATIENCE" solve raglan --file "$f" >/dev/null; done
+    for f in b*.txt; do "$PATIENCE" solve raglan --file "$f" --threads 1 >/dev/null; done
     end=$(date +%s.%N)
     python3 -c "s = $end - $start; print(f'run $round: {s:.3f} s, {$COUNT / s:.0f} boards/s')"
 done
 
 # Solving time alone, from --json, beside Solvitaire's.
-for f in b*.txt; do "$PATIENCE" solve raglan --file "$f" --json; echo; done |
+for f in b*.txt; do "$PATIENCE" solve raglan --file "$f" --threads 1 --json; echo; done |
     python3 -c '
 import json, statistics, sys
 ours = [json.loads(line) for line in sys.stdin if line.strip()]
