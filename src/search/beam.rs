@@ -350,6 +350,7 @@ impl<G: Game> Beam<G> {
         self.closed.capacity() * size_of::<Closed<G::Move>>()
             + (self.layer.capacity() + self.children.capacity())
                 * size_of::<Candidate<G::State, G::Move>>()
+            + self.rolls.capacity() * size_of::<(u32, G::Move, G::State, bool)>()
             + self.rollout.bytes()
             + self.shared_ends.as_ref().map_or(0, |ends| ends.bytes())
     }
