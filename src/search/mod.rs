@@ -466,7 +466,7 @@ fn take_turns<G: Game>(
     let mut search = Search::new(game, limits);
     search.halt = crew.map(|crew| &crew.halt);
     search.helpers = crew.map_or(1, |crew| crew.threads);
-    let shared = |tactic| crew.is_some() && tactic == Tactic::Full;
+    let shared = |tactic| crew.is_some_and(|crew| crew.walkers > 0) && tactic == Tactic::Full;
     let cap = tables.cap();
     let tables = tables.split(tactics.iter().filter(|&&t| !shared(t)).count());
     let mut local = 0..;

@@ -24,7 +24,7 @@ use std::marker::PhantomData;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
 
-use super::table::{PROBES, TableKey};
+use super::table::{PROBES, TableKey, prefetch_slot};
 
 /// What a walk learns when it offers a position to the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -406,15 +406,8 @@ impl<K: TableKey> SharedTable<K> {
     #[inline]
     pub(super) fn prefetch(&self, key: K) -> u64 {
         let hash = key.table_hash();
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let size = self.size(self.current.load(Ordering::Relaxed));
-            let guard = size.guard(size.home_of(hash));
-            // SAFETY: a prefetch only hints at an address; this one is of a
-            // live slot, and nothing is read or written through it.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>((guard as *const AtomicU64).cast()) };
-        }
+        let size = self.size(self.current.load(Ordering::Relaxed));
+        prefetch_slot(size.guard(size.home_of(hash)));
         hash
     }
 

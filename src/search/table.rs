@@ -240,14 +240,7 @@ impl<K: TableKey> Table<K> {
     #[inline]
     pub fn prefetch(&self, key: K) -> u64 {
         let hash = key.table_hash();
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot = &self.slots[self.home_of(hash)];
-            // SAFETY: a prefetch only hints at an address; this one is of a
-            // live slot, and nothing is read or written through it.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>((slot as *const K).cast()) };
-        }
+        prefetch_slot(&self.slots[self.home_of(hash)]);
         hash
     }
 
@@ -329,6 +322,20 @@ impl<K: TableKey> Table<K> {
     pub fn bytes(&self) -> usize {
         (self.slots.capacity() + self.scratch.capacity()) * size_of::<K>()
     }
+}
+
+/// Asks the processor to fetch `slot` into cache (see [`Table::prefetch`]).
+#[inline]
+pub(super) fn prefetch_slot<T>(slot: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch only hints at an address; this one is of a
+        // live slot, and nothing is read or written through it.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((slot as *const T).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
 }
 
 /// The tables of one search's tactics (see [`crate::search::solve`]),
