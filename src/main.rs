@@ -118,9 +118,18 @@ enum Command {
         /// Add to an existing file, skipping the deals already in it.
         #[arg(long)]
         resume: bool,
-        /// Worker threads [default: all cores].
+        /// Worker threads [default: all cores]. Deals are solved side by
+        /// side, one a thread; a deal still undecided after a tenth of its
+        /// --timeout or --max-nodes is put aside, and solved again once the
+        /// others are done on every thread with what is left of its limits
+        /// (see `solve --threads`).
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
+        /// Solve every deal on one thread to its end, handing none to
+        /// every thread: more deals/s when many end `unknown`, and node
+        /// counts under --max-nodes that repeat exactly.
+        #[arg(long)]
+        side_by_side: bool,
         #[command(flatten)]
         limits: LimitArgs,
         /// Print the final summary as JSON.
@@ -300,6 +309,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out,
             resume,
             threads,
+            side_by_side,
             limits,
             json,
         } => {
@@ -310,6 +320,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 deals: deals.collect(),
                 limits: limits.limits(),
                 threads,
+                share_hard: !side_by_side,
             };
             batch.check().map_err(|e| bad_input(e.to_string()))?;
             run_batch(batch, &out, resume, json)
@@ -546,7 +557,8 @@ fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<E
     let progress = progress_bar(batch.deals.len() as u64);
     let mut won = 0;
     let mut write_error = None;
-    batch.run(|row: Row| {
+    let threads = batch.threads;
+    let finished = batch.run(|row: Row| {
         won += (row.verdict == Verdict::Won) as u64;
         progress.inc(1);
         progress.set_message(format!("{won} won"));
@@ -564,6 +576,14 @@ fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<E
     let interrupted = cancel.load(Ordering::Relaxed);
     let summaries = summarize(&[out.to_path_buf()])?;
     print_summaries(&summaries, json)?;
+    if !finished.hard.is_empty() {
+        let deals: Vec<String> = finished.hard.iter().map(u64::to_string).collect();
+        eprintln!(
+            "solved again on {threads} threads, being hard: deal{} {}",
+            if deals.len() == 1 { "" } else { "s" },
+            deals.join(", ")
+        );
+    }
     if interrupted {
         eprintln!(
             "interrupted: finished rows are in {}; add --resume to do the rest",

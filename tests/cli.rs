@@ -658,6 +658,36 @@ fn batch_rows_agree_with_black_hole_solver_and_end_with_a_summary() {
     assert_eq!(summary, stdout_of(patience().arg("stats").arg(&out)));
 }
 
+/// A deal that takes more than a tenth of `--max-nodes` is named as solved
+/// again on every thread; `--side-by-side` hands none on, and the verdicts
+/// agree.
+#[test]
+fn a_batch_names_the_hard_deals_it_hands_to_every_thread() {
+    let dir = TempDir::new().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let mut cmd = patience();
+        cmd.args(["batch", GAME, "--deals", "1..10", "--threads", "2"])
+            .args(["--max-nodes", "500000", "--out"])
+            .arg(&out)
+            .args(extra);
+        let output = cmd.output().unwrap();
+        assert!(output.status.success());
+        let mut rows = read_batch(&out);
+        rows.sort_by_key(|r| r.deal);
+        let verdicts: Vec<String> = rows.into_iter().map(|r| r.verdict).collect();
+        (String::from_utf8(output.stderr).unwrap(), verdicts)
+    };
+    let (shared, verdicts) = run("shared.csv", &[]);
+    assert!(
+        shared.contains("solved again on 2 threads, being hard: deals 4, 6, 9"),
+        "{shared}"
+    );
+    let (alone, same) = run("alone.csv", &["--side-by-side"]);
+    assert!(!alone.contains("solved again"), "{alone}");
+    assert_eq!(verdicts, same);
+}
+
 #[test]
 fn batch_refuses_to_overwrite_without_resume() {
     let dir = TempDir::new().unwrap();
