@@ -77,7 +77,7 @@ use super::talon;
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Colour, Rank, Suit};
 use crate::game::{Ask, Game};
-use crate::games::Layout;
+use crate::games::{Layout, sort_best_first};
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::alexandria::AlexandriaRules;
@@ -622,47 +622,6 @@ impl Alexandria {
             None if draws == 0 => 4 << 16,
             None => (1 << 16) - 2 * draws,
         }
-    }
-}
-
-/// Sorts moves by `order` (see [`Alexandria::order`]), highest first,
-/// equal ones in the order given, as a stable sort by key would. Each
-/// move's order is worked out once, not at each comparison (a rollout
-/// spent a third of its time in `order`), and packed with the move's
-/// place into one word, so that a sort of plain words on the stack does
-/// the work: `sort_by_cached_key` allocated its keys on the heap at each
-/// call. A beam (`valgrind --tool=callgrind patience solve alexandria 1
-/// --tactic beam-2 --max-nodes 300000`) took 2.04G instructions with it,
-/// 1.80G with this, for the same positions; leaving lists of fewer than
-/// two moves alone and keeping 64 words, not 256 (less to clear), took
-/// another 4% off.
-fn sort_best_first(moves: &mut [Step], order: impl Fn(Step) -> i32) {
-    /// Orders lie in `0..=TOP`.
-    const TOP: i32 = 1 << 20;
-    const MOST: usize = 64;
-    if moves.len() < 2 {
-        return;
-    }
-    if moves.len() > MOST {
-        moves.sort_by_cached_key(|&step| -order(step));
-        return;
-    }
-    let mut keys = [0u32; MOST];
-    let keys = &mut keys[..moves.len()];
-    for (i, (key, &step)) in keys.iter_mut().zip(moves.iter()).enumerate() {
-        let order = order(step);
-        debug_assert!((0..=TOP).contains(&order), "order {order}");
-        *key = ((TOP - order) as u32) << 8 | i as u32;
-    }
-    keys.sort_unstable();
-    let mut given = [Step {
-        from: 0,
-        count: 0,
-        to: 0,
-    }; MOST];
-    given[..moves.len()].copy_from_slice(moves);
-    for (step, key) in moves.iter_mut().zip(keys.iter()) {
-        *step = given[(key & 0xff) as usize];
     }
 }
 
@@ -1349,32 +1308,6 @@ mod tests {
             (state, reference) = after.swap_remove(pick);
         }
         (positions, runs, to_empty)
-    }
-
-    /// Moves come out of `sort_best_first` as from a stable sort by
-    /// order, highest first: lists short and long (past the words kept on
-    /// the stack), with orders often equal.
-    #[test]
-    fn moves_sort_as_a_stable_sort_by_order_would() {
-        let mut picks = Picks::new(7);
-        for len in [0, 1, 2, 3, 10, 63, 64, 65, 200] {
-            for _ in 0..20 {
-                let moves: Vec<Step> = (0..len)
-                    .map(|i| Step {
-                        from: i as u8,
-                        count: picks.below(4) as u8,
-                        to: picks.below(3) as u8,
-                    })
-                    .collect();
-                let order =
-                    |step: Step| [0, 1 << 16, (1 << 20) - 3][step.to as usize] + step.count as i32;
-                let mut sorted = moves.clone();
-                sort_best_first(&mut sorted, order);
-                let mut stable = moves.clone();
-                stable.sort_by_key(|&step| -order(step));
-                assert_eq!(sorted, stable, "{len} moves");
-            }
-        }
     }
 
     #[test]

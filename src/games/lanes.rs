@@ -41,7 +41,7 @@ use super::talon;
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Suit};
 use crate::game::{Ask, Game};
-use crate::games::Layout;
+use crate::games::{Layout, sort_best_first};
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::lanes::LanesRules;
@@ -332,7 +332,9 @@ impl Game for Lanes {
             }
         }
         if ask.ordered {
-            out[start..].sort_by_key(|&step| -Self::order(state, step, waste_top));
+            sort_best_first(&mut out[start..], |step| {
+                Self::order(state, step, waste_top)
+            });
         }
     }
 

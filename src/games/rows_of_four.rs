@@ -82,7 +82,7 @@ use super::talon;
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Rank, Suit};
 use crate::game::{Ask, Game};
-use crate::games::Layout;
+use crate::games::{Layout, sort_best_first};
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::rows_of_four::RowsOfFourRules;
@@ -1091,8 +1091,9 @@ impl Game for RowsOfFour {
         }
         if ask.ordered {
             let waiting = self.waiting(state);
-            out[start..]
-                .sort_by_key(|&step| -(Self::order(state, step, waste_top, &waiting) as i64));
+            sort_best_first(&mut out[start..], |step| {
+                Self::order(state, step, waste_top, &waiting)
+            });
         }
     }
 
