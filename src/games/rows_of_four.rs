@@ -1089,7 +1089,7 @@ impl Game for RowsOfFour {
                 });
             }
         }
-        if ask.ordered {
+        if ask.ordered && out.len() - start > 1 {
             let waiting = self.waiting(state);
             sort_best_first(&mut out[start..], |step| {
                 Self::order(state, step, waste_top, &waiting)
