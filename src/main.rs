@@ -577,11 +577,19 @@ fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<E
     let summaries = summarize(&[out.to_path_buf()])?;
     print_summaries(&summaries, json)?;
     if !finished.hard.is_empty() {
-        let deals: Vec<String> = finished.hard.iter().map(u64::to_string).collect();
+        /// A batch of 100,000 deals may hand on thousands.
+        const SHOWN: usize = 20;
+        let hard = &finished.hard;
+        let shown: Vec<String> = hard.iter().take(SHOWN).map(u64::to_string).collect();
+        let more = match hard.len().saturating_sub(SHOWN) {
+            0 => String::new(),
+            more => format!(" and {more} more"),
+        };
         eprintln!(
-            "solved again on {threads} threads, being hard: deal{} {}",
-            if deals.len() == 1 { "" } else { "s" },
-            deals.join(", ")
+            "solved again on {threads} threads, being hard: {} deal{} ({}{more})",
+            hard.len(),
+            if hard.len() == 1 { "" } else { "s" },
+            shown.join(", ")
         );
     }
     if interrupted {
