@@ -20,7 +20,7 @@ use patience::board::Board;
 use patience::games::{DealNumber, GameKind, SolveError};
 use patience::notation::{self, Move};
 use patience::reference::{self, Replay};
-use patience::search::{self, Limits, Report, Tactic, Verdict};
+use patience::search::{self, Limits, Progress, Report, Tactic, Verdict};
 use patience::stats::{self, Summary};
 
 #[global_allocator]
@@ -209,6 +209,7 @@ impl LimitArgs {
             timeout: self.timeout,
             memory: self.memory,
             cancel: None,
+            progress: None,
         }
     }
 }
@@ -407,17 +408,25 @@ fn solve(
 ) -> Result<ExitCode> {
     let (board, label) = load_board(game, source)?;
     let cancel = catch_ctrl_c()?;
+    let progress = Arc::new(Progress::default());
     let limits = Limits {
         cancel: Some(cancel.clone()),
+        progress: Some(progress.clone()),
         ..limits.clone()
     };
-    let report = game
-        .solve_with(&board, &limits, tactic, threads)
-        .map_err(|e| match e {
-            SolveError::Board(e) => bad_input(format!("{label}: {e}")),
-            SolveError::Tactic { .. } => bad_input(e.to_string()),
-            unconfirmed => anyhow!("{label}: {unconfirmed}"),
-        })?;
+    let done = AtomicBool::new(false);
+    let solved = std::thread::scope(|scope| {
+        let shown = scope.spawn(|| show_progress(&progress, &done));
+        let solved = game.solve_with(&board, &limits, tactic, threads);
+        done.store(true, Ordering::Relaxed);
+        shown.thread().unpark();
+        solved
+    });
+    let report = solved.map_err(|e| match e {
+        SolveError::Board(e) => bad_input(format!("{label}: {e}")),
+        SolveError::Tactic { .. } => bad_input(e.to_string()),
+        unconfirmed => anyhow!("{label}: {unconfirmed}"),
+    })?;
     if json {
         emit(format_args!("{}\n", report_json(game, &label, &report)))?;
     } else {
@@ -675,6 +684,37 @@ fn bench_text(s: &bench::Summary) -> String {
         s.table_peak,
         human_bytes(s.table_bytes),
     )
+}
+
+/// A spinner on stderr, when it is a terminal, while a search runs past
+/// half a second: time, positions searched, most cards home. It ends when
+/// `done` is set and the thread unparked.
+fn show_progress(progress: &Progress, done: &AtomicBool) {
+    /// Quick solves end before the spinner would show, and draw nothing.
+    const QUIET: Duration = Duration::from_millis(500);
+    const TICK: Duration = Duration::from_millis(100);
+    if !io::stderr().is_terminal() {
+        return;
+    }
+    let started = std::time::Instant::now();
+    let spinner = ProgressBar::hidden();
+    while !done.load(Ordering::Relaxed) {
+        std::thread::park_timeout(TICK);
+        if spinner.is_hidden() && started.elapsed() >= QUIET {
+            spinner.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            spinner.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                    .expect("the template is valid"),
+            );
+        }
+        spinner.set_message(format!(
+            "{} positions, {} cards home at best",
+            indicatif::HumanCount(progress.nodes()),
+            progress.best()
+        ));
+        spinner.tick();
+    }
+    spinner.finish_and_clear();
 }
 
 fn progress_bar(len: u64) -> ProgressBar {

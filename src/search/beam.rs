@@ -242,6 +242,7 @@ impl<G: Game> Beam<G> {
         let mut outcomes = match together {
             true => {
                 let outcomes = self.roll_out_together(search, rolled);
+                search.tell();
                 search.check().map_err(End::Stopped)?;
                 outcomes
             }

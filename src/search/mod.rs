@@ -20,7 +20,7 @@ mod table;
 mod walk;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -79,6 +79,28 @@ pub struct Limits {
     pub memory: usize,
     /// Set from outside (Ctrl-C) to stop the search.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Where the search tells how far it got, every [`CHECK_EVERY`] nodes
+    /// or so, for a display on another thread.
+    pub progress: Option<Arc<Progress>>,
+}
+
+/// How far a running search got: its nodes (over all threads, up to the
+/// last few thousand) and the most cards it got home. Read while the
+/// search runs, from another thread.
+#[derive(Debug, Default)]
+pub struct Progress {
+    nodes: AtomicU64,
+    best: AtomicU32,
+}
+
+impl Progress {
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    pub fn best(&self) -> u32 {
+        self.best.load(Ordering::Relaxed)
+    }
 }
 
 /// The default table cap: room for tens of millions of positions, well
@@ -92,6 +114,7 @@ impl Default for Limits {
             timeout: None,
             memory: DEFAULT_MEMORY,
             cancel: None,
+            progress: None,
         }
     }
 }
@@ -761,6 +784,9 @@ struct Search<'a, G: Game> {
     /// `limits.max_nodes`, or a rollout's share of what is left of it on
     /// a helper thread (see [`Search::fork`]).
     max_nodes: Option<u64>,
+    /// `nodes` as last told to `limits.progress`; `None` on a helper
+    /// thread, whose nodes its parent search tells.
+    told: Option<u64>,
 }
 
 impl<'a, G: Game> Search<'a, G> {
@@ -775,6 +801,7 @@ impl<'a, G: Game> Search<'a, G> {
             halt: None,
             helpers: 1,
             max_nodes: limits.max_nodes,
+            told: Some(0),
         }
     }
 
@@ -787,6 +814,7 @@ impl<'a, G: Game> Search<'a, G> {
             best: 0,
             helpers: 1,
             max_nodes: share,
+            told: None,
             ..*self
         }
     }
@@ -818,8 +846,22 @@ impl<'a, G: Game> Search<'a, G> {
         }
         self.nodes += 1;
         match self.at_check() {
-            true => self.check(),
+            true => {
+                self.tell();
+                self.check()
+            }
             false => Ok(()),
+        }
+    }
+
+    /// Adds the nodes counted since last time to `limits.progress`.
+    fn tell(&mut self) {
+        if let (Some(progress), Some(told)) = (&self.limits.progress, self.told) {
+            progress
+                .nodes
+                .fetch_add(self.nodes - told, Ordering::Relaxed);
+            progress.best.fetch_max(self.best, Ordering::Relaxed);
+            self.told = Some(self.nodes);
         }
     }
 
@@ -1187,6 +1229,31 @@ mod tests {
             ..Limits::default()
         };
         solve_parallel(&walk, &limits, threads, Some(Tactic::Full))
+    }
+
+    /// A search tells its progress as it goes: on one thread and on two,
+    /// the nodes told fall short of the report's by less than a check's
+    /// worth a thread, and the most cards home is the report's, or close.
+    #[test]
+    fn a_search_tells_how_far_it_got() {
+        for threads in [1, 2] {
+            let progress = Arc::new(Progress::default());
+            let limits = Limits {
+                progress: Some(progress.clone()),
+                ..Limits::default()
+            };
+            let line = Walk::<true>::line(50_000, 60_000, 50_000);
+            let report = match threads {
+                1 => solve(&line, &limits, &mut Tables::new(limits.memory)),
+                _ => solve_parallel(&line, &limits, threads, None),
+            };
+            assert_eq!(report.verdict, Verdict::Lost);
+            let told = progress.nodes();
+            assert!(told <= report.nodes, "{told} of {}", report.nodes);
+            assert!(told + threads as u64 * CHECK_EVERY > report.nodes, "{told}");
+            assert!(progress.best() <= report.best);
+            assert!(progress.best() + CHECK_EVERY as u32 >= report.best);
+        }
     }
 
     /// The walks on several threads share the line: each is won where the
