@@ -19,8 +19,8 @@ mod shared;
 mod table;
 mod walk;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -195,6 +195,9 @@ enum End<M> {
     OutOfNodes,
     /// The attempt filled the memory it may take besides its table.
     OutOfRoom,
+    /// A walk on a shared table that has begun to forget, one that may
+    /// leave the crew (see [`Crew::leave`]).
+    Crowded,
 }
 
 /// How much larger each turn's budget is than the one before. Turns take
@@ -308,6 +311,9 @@ struct Entrant<G: Game> {
     /// Whether it is one of the full walks that share the crew's table
     /// (see [`solve_parallel`]); it then has no table of its own.
     shared: bool,
+    /// Whether, shared, it stops to ask to leave the crew once the table
+    /// forgets (see [`Crew::leave`]).
+    may_leave: bool,
 }
 
 impl<G: Game> Entrant<G> {
@@ -318,13 +324,15 @@ impl<G: Game> Entrant<G> {
             spent: 0,
             table,
             shared: false,
+            may_leave: false,
         }
     }
 
     /// One of the full walks on the crew's table.
-    fn sharing() -> Entrant<G> {
+    fn sharing(may_leave: bool) -> Entrant<G> {
         Entrant {
             shared: true,
+            may_leave,
             ..Entrant::new(Tactic::Full, usize::MAX)
         }
     }
@@ -350,6 +358,7 @@ impl<G: Game> Entrant<G> {
             unreachable!("a shared attempt is a walk")
         };
         walk.path_cap = path_cap;
+        walk.leave_when_forgotten = self.may_leave;
         budgeted(search, &mut self.spent, allowance, |search| {
             walk.resume(search, &mut view)
         })
@@ -493,9 +502,11 @@ fn take_turns<G: Game>(
     let cap = tables.cap();
     let tables = tables.split(tactics.iter().filter(|&&t| !shared(t)).count());
     let mut local = 0..;
+    // The walk of the first thread to sit down never asks to leave.
+    let seat = crew.map(|crew| crew.seats.fetch_add(1, Ordering::Relaxed));
     let mut rotation: Vec<Entrant<G>> = (tactics.into_iter())
         .map(|tactic| match shared(tactic) {
-            true => Entrant::sharing(),
+            true => Entrant::sharing(seat != Some(0)),
             false => Entrant::new(tactic, local.next().expect("unbounded")),
         })
         .collect();
@@ -565,10 +576,7 @@ fn take_turns<G: Game>(
                     }
                     Tactic::Full if entrant.shared => {
                         let crew = crew.expect("a shared walk has a crew");
-                        // Each walk that ended tried every move of every
-                        // position it expanded; once all have, so has the
-                        // crew, from the start on (see `solve_parallel`).
-                        if crew.ended.fetch_add(1, Ordering::AcqRel) + 1 == crew.walkers {
+                        if crew.walk_ended() {
                             break (Verdict::Lost, None, Vec::new());
                         }
                         retire(&mut rotation, tables, cap, |t| t == Tactic::Full);
@@ -578,8 +586,22 @@ fn take_turns<G: Game>(
                 },
                 End::Stopped(stop) => break (Verdict::Unknown, Some(stop), Vec::new()),
                 End::OutOfNodes => {}
+                End::Crowded => match crew.expect("a shared walk has a crew").leave() {
+                    Some(true) => break (Verdict::Lost, None, Vec::new()),
+                    Some(false) => retire(&mut rotation, tables, cap, |t| t == Tactic::Full),
+                    // Another walk left first: this one stays to the end.
+                    None => entrant.may_leave = false,
+                },
                 End::OutOfRoom => match entrant.tactic {
                     Tactic::BestFirst => *entrant = Entrant::new(Tactic::Full, entrant.table),
+                    Tactic::Full if entrant.shared => {
+                        match crew.expect("a shared walk has a crew").leave() {
+                            Some(true) => break (Verdict::Lost, None, Vec::new()),
+                            Some(false) => {}
+                            None => prover_out_of_room = true,
+                        }
+                        retire(&mut rotation, tables, cap, |t| t == Tactic::Full);
+                    }
                     tactic => {
                         // The others go on: a narrowed walk may still win.
                         // Without the full walk no loss can be proven.
@@ -614,13 +636,68 @@ struct Crew<K: TableKey> {
     walkers: usize,
     /// The full walks' table.
     table: SharedTable<K>,
-    /// Full walks on it that ended.
-    ended: AtomicUsize,
+    /// Full walks on it that ended, or left.
+    walks: Mutex<Walks>,
+    /// Threads that started, in turn (see [`take_turns`]).
+    seats: AtomicUsize,
     /// Set when a thread decided the deal: the others stop.
     halt: AtomicBool,
     /// The widest level of narrowing whose search ended on any thread: no
     /// narrower one can win either.
     narrowed_ended: AtomicU32,
+}
+
+/// How the crew's shared walks stand.
+#[derive(Debug, Default)]
+struct Walks {
+    ended: usize,
+    /// At most one (see [`Crew::leave`]).
+    left: usize,
+}
+
+impl<K: TableKey> Crew<K> {
+    /// Counts a shared walk that ended; says whether the deal is proven
+    /// lost.
+    fn walk_ended(&self) -> bool {
+        let mut walks = self.walks.lock().expect("no thread panics holding it");
+        walks.ended += 1;
+        self.all_done(&walks)
+    }
+
+    /// Lets a shared walk leave unfinished, if no other did: says whether
+    /// it may, and then whether the deal is proven lost. At a tight
+    /// `--memory` two walks through a forgetting table searched several
+    /// times the positions of one (All in a Row deal 109407 at 16M: 20.6M
+    /// against 7.7M), so all but one may ask to leave once it forgets.
+    ///
+    /// Why one may leave: a walk marks a position done when it has tried
+    /// every move from it, but a move back onto its own path is only
+    /// skipped, so the mark holds once that walk also finishes the
+    /// positions on its path. A walk that leaves never does, and a position
+    /// on its path may then be reached only through positions marked done
+    /// in its name. Still, its path is a line from the start of positions
+    /// it never finished, and any other walk that ends enters each of them
+    /// that is not done (a busy position is entered on the second pass):
+    /// one finished by a walk that ends is finished for good, and one
+    /// finished by the walk that left cannot lie on its own path. So the
+    /// first position of that path still unfinished would follow one that
+    /// a walk which ended finished, and that walk entered it: there is
+    /// none. With two that leave, each one's marks may lean on the other's
+    /// path, and that fails: only one may.
+    fn leave(&self) -> Option<bool> {
+        let mut walks = self.walks.lock().expect("no thread panics holding it");
+        if walks.left > 0 {
+            return None;
+        }
+        walks.left += 1;
+        Some(self.all_done(&walks))
+    }
+
+    /// Every walk has ended, or left with the others ended (see
+    /// [`solve_parallel`]).
+    fn all_done(&self, walks: &Walks) -> bool {
+        walks.ended > 0 && walks.ended + walks.left == self.walkers
+    }
 }
 
 /// Searches `game` as [`solve`] does, on `threads` threads (or with one
@@ -641,10 +718,14 @@ struct Crew<K: TableKey> {
 /// keys are exact and a torn slot is never believed), or one on its own
 /// path (expanded). Once every walk ended, the positions they expanded
 /// include the start and every move from each of them, so they are every
-/// position reachable, and none was won. A walk that stopped for want of
-/// room or time never ends, and the deal is then not `lost`. A table that
-/// forgets costs time only, and each walk's path guard keeps it off
-/// cycles.
+/// position reachable, and none was won. A walk that stopped for time
+/// never ends, and the deal is then not `lost`. A table that forgets
+/// costs time only, and each walk's path guard keeps it off cycles.
+///
+/// One walk, and only one, may leave unfinished: once the table forgets
+/// (two walks through a forgetting table search far more positions than
+/// one), or when its path outgrows its room. A loss then needs every other
+/// walk to have ended ([`Crew::leave`] says why that is enough).
 ///
 /// Nodes, like `--max-nodes`, are counted over all threads (each has an
 /// even share of the limit), and so is memory: the shared table has the
@@ -690,7 +771,8 @@ pub fn solve_parallel<G: Game>(
             false => 0,
         },
         table: SharedTable::new(if walking { share } else { 0 }),
-        ended: AtomicUsize::new(0),
+        walks: Mutex::new(Walks::default()),
+        seats: AtomicUsize::new(0),
         halt: AtomicBool::new(false),
         narrowed_ended: AtomicU32::new(0),
     };
@@ -1257,7 +1339,7 @@ mod tests {
     }
 
     /// The walks on several threads share the line: each is won where the
-    /// goal is, and lost without one only once every walk has ended.
+    /// goal is, and lost without one.
     #[test]
     fn walks_on_several_threads_find_the_goal_or_prove_there_is_none() {
         for threads in [2, 3, 4] {
@@ -1294,5 +1376,58 @@ mod tests {
         let report = solve_parallel(&line, &limits, 2, None);
         assert_eq!(report.stop, Some(Stop::MaxNodes));
         assert!(report.nodes <= 3001, "{}", report.nodes);
+    }
+
+    /// One walk of a crew may leave unfinished, never a second; the deal
+    /// is lost once every walk ended, or all but the one that left, and
+    /// never on a leaving alone.
+    #[test]
+    fn one_walk_may_leave_the_crew() {
+        let crew = |walkers| Crew::<u64> {
+            threads: walkers,
+            walkers,
+            table: SharedTable::new(1 << 16),
+            walks: Mutex::new(Walks::default()),
+            seats: AtomicUsize::new(0),
+            halt: AtomicBool::new(false),
+            narrowed_ended: AtomicU32::new(0),
+        };
+        let three = crew(3);
+        assert_eq!(three.leave(), Some(false));
+        assert_eq!(three.leave(), None, "a second walk stays");
+        assert!(!three.walk_ended());
+        assert!(three.walk_ended());
+
+        let two = crew(2);
+        assert!(!two.walk_ended());
+        assert_eq!(two.leave(), Some(true), "the other walk had ended");
+
+        let lone = crew(1);
+        assert_eq!(lone.leave(), Some(false), "no walk ended: not lost");
+        let lone = crew(1);
+        assert!(lone.walk_ended());
+    }
+
+    /// Walks on several threads in a table that forgets at once: all but
+    /// one ask to leave, one does, and the verdicts stay those of the line
+    /// and the ring, time after time (the threads interleave differently
+    /// each run).
+    #[test]
+    fn a_walk_that_leaves_a_forgetting_table_keeps_the_verdicts() {
+        let ring = || Walk {
+            last: 49_999,
+            goal: None,
+            wall: None,
+            ring: true,
+        };
+        for run in 0..10 {
+            let threads = 2 + run % 3;
+            let won = solve_walk_on(Walk::line(50_000, 40_000, 50_000), threads, 16 << 10);
+            assert_eq!(won.verdict, Verdict::Won, "{threads} threads");
+            let lost = solve_walk_on(Walk::line(50_000, 60_000, 50_000), threads, 16 << 10);
+            assert_eq!(lost.verdict, Verdict::Lost, "{threads} threads");
+            let lost = solve_walk_on(ring(), threads, 16 << 10);
+            assert_eq!(lost.verdict, Verdict::Lost, "{threads} threads");
+        }
     }
 }

@@ -281,6 +281,8 @@ pub(super) struct SharedTable<K: TableKey> {
     /// Set while a thread makes a new size.
     growing: AtomicBool,
     forgot: AtomicBool,
+    /// Positions dropped to make room, as the walks report them.
+    forgotten: AtomicUsize,
     /// The most bytes the sizes may take together; raised as other
     /// searches give back their share (see [`SharedTable::raise_cap`]).
     cap: AtomicUsize,
@@ -313,6 +315,7 @@ impl<K: TableKey> SharedTable<K> {
             copying: AtomicBool::new(false),
             growing: AtomicBool::new(false),
             forgot: AtomicBool::new(false),
+            forgotten: AtomicUsize::new(0),
             cap: AtomicUsize::new(max_bytes),
         }
     }
@@ -419,6 +422,23 @@ impl<K: TableKey> SharedTable<K> {
         self.forgot.load(Ordering::Relaxed)
     }
 
+    /// Counts positions a walk stored in the place of others.
+    pub(super) fn forgot(&self, count: usize) {
+        self.forgotten.fetch_add(count, Ordering::Relaxed);
+    }
+
+    /// Whether the table forgets for want of room, and often: no larger
+    /// size fits in the cap, and it has dropped more positions than half
+    /// the slots of the size in use. (Its windows of slots fill up now and
+    /// then while it still grows, and a search near its end may forget a
+    /// few: neither is crowding. Lanes deal 42 at the default cap forgets
+    /// a little and still gains from two walks.)
+    pub(super) fn is_crowded(&self) -> bool {
+        let at = self.current.load(Ordering::Acquire);
+        self.forgotten.load(Ordering::Relaxed) > self.size(at).len() / 2
+            && self.next_bits(at).is_none()
+    }
+
     /// The most bytes the table may take now.
     pub(super) fn cap(&self) -> usize {
         self.cap.load(Ordering::Relaxed)
@@ -521,6 +541,33 @@ mod tests {
             kept += size.find(&(k * 2), hash(k * 2)).is_some() as usize;
         }
         assert!(kept > 0 && kept <= 1024, "{kept}");
+    }
+
+    /// A table is crowded once it can grow no more and has dropped more
+    /// positions than half its slots: not at its first drops, and never
+    /// while a larger size fits.
+    #[test]
+    fn a_table_is_crowded_once_it_forgets_often() {
+        use super::super::walk::{SharedView, Visited};
+        let offer = |table: &SharedTable<u64>, keys: std::ops::Range<u64>| {
+            let mut view = SharedView::new(table);
+            for k in keys {
+                view.visit(k, hash(k));
+            }
+        };
+        let small = SharedTable::<u64>::new(1 << 16);
+        let mut k = 1;
+        while !small.has_forgotten() {
+            offer(&small, k..k + 1);
+            k += 1;
+        }
+        assert!(!small.is_crowded(), "dropped one position at {k}");
+        offer(&small, k..k + 50_000);
+        assert!(small.is_crowded());
+
+        let roomy = SharedTable::<u64>::new(1 << 30);
+        offer(&roomy, 1..200_000);
+        assert!(!roomy.is_crowded());
     }
 
     /// Two threads offering the same keys at once, the table growing

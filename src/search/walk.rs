@@ -21,6 +21,8 @@ pub(super) trait Visited<K: TableKey> {
     fn finish(&mut self, key: K, hash: u64);
     /// Whether the table may have dropped a position it was given.
     fn has_forgotten(&self) -> bool;
+    /// Whether the table forgets for want of room.
+    fn is_crowded(&self) -> bool;
 }
 
 impl<K: TableKey> Visited<K> for Table<K> {
@@ -40,6 +42,9 @@ impl<K: TableKey> Visited<K> for Table<K> {
     fn has_forgotten(&self) -> bool {
         Table::has_forgotten(self)
     }
+    fn is_crowded(&self) -> bool {
+        Table::has_forgotten(self)
+    }
 }
 
 /// One walk's use of a shared table, counting the slots it filled for
@@ -48,6 +53,8 @@ pub(super) struct SharedView<'a, K: TableKey> {
     table: &'a SharedTable<K>,
     /// Filled slots not yet told to the table.
     untold: usize,
+    /// Positions dropped for this walk's, not yet told to the table.
+    forgot_untold: usize,
 }
 
 /// How many filled slots a walk tells the shared table of at once.
@@ -55,13 +62,18 @@ const TELL_EVERY: usize = 64;
 
 impl<'a, K: TableKey> SharedView<'a, K> {
     pub(super) fn new(table: &'a SharedTable<K>) -> SharedView<'a, K> {
-        SharedView { table, untold: 0 }
+        SharedView {
+            table,
+            untold: 0,
+            forgot_untold: 0,
+        }
     }
 }
 
 impl<K: TableKey> Drop for SharedView<'_, K> {
     fn drop(&mut self) {
         self.table.filled(self.untold);
+        self.table.forgot(self.forgot_untold);
     }
 }
 
@@ -79,6 +91,13 @@ impl<K: TableKey> Visited<K> for SharedView<'_, K> {
                 self.table.filled(self.untold);
                 self.untold = 0;
             }
+        } else if visit == Visit::Fresh {
+            // Stored in the place of another position.
+            self.forgot_untold += 1;
+            if self.forgot_untold == TELL_EVERY {
+                self.table.forgot(self.forgot_untold);
+                self.forgot_untold = 0;
+            }
         }
         visit
     }
@@ -88,6 +107,9 @@ impl<K: TableKey> Visited<K> for SharedView<'_, K> {
     }
     fn has_forgotten(&self) -> bool {
         self.table.has_forgotten()
+    }
+    fn is_crowded(&self) -> bool {
+        self.table.is_crowded()
     }
 }
 
@@ -140,6 +162,8 @@ pub(super) struct Walk<G: Game> {
     path_kept: bool,
     /// The most bytes the path may take.
     pub(super) path_cap: usize,
+    /// Stop with [`End::Crowded`] once the (shared) table is crowded.
+    pub(super) leave_when_forgotten: bool,
 }
 
 impl<G: Game> Walk<G> {
@@ -154,6 +178,7 @@ impl<G: Game> Walk<G> {
             path: AHashSet::new(),
             path_kept: false,
             path_cap,
+            leave_when_forgotten: false,
         }
     }
 
@@ -175,8 +200,8 @@ impl<G: Game> Walk<G> {
     /// positions below it are mostly settled by the time this walk comes
     /// back to it. It then goes in all the same, so that each walk that
     /// ends has tried every move of every position it expanded, and a loss
-    /// needs no more than that every walk ended (see
-    /// [`super::solve_parallel`]).
+    /// needs no more than that every walk ended, or all but one that left
+    /// (see [`super::solve_parallel`]).
     pub(super) fn resume(
         &mut self,
         search: &mut Search<G>,
@@ -184,6 +209,11 @@ impl<G: Game> Walk<G> {
     ) -> End<notation::Move> {
         loop {
             if let Some((state, key, hash, last)) = self.pending {
+                // Asked before the position is taken, so that a walk told
+                // to stay goes on from it.
+                if self.leave_when_forgotten && search.at_check() && table.is_crowded() {
+                    return End::Crowded;
+                }
                 if let Err(end) = search.count_node() {
                     return end;
                 }
