@@ -78,9 +78,9 @@ enum Command {
         /// dealt out among the threads, and a beam plays its rollouts on
         /// all of them. Node counts then differ from run to run; `--threads
         /// 1` repeats exactly. Under a `--memory` too small for the deal,
-        /// one thread is faster: once the shared table forgets, one walk
-        /// leaves it to the others, but it holds fewer positions than a
-        /// table of one thread's own.
+        /// one thread is faster: once the shared table forgets often, one
+        /// walk leaves it to the others, but it holds fewer positions than
+        /// a table of one thread's own.
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
         /// Print one JSON object instead of text.

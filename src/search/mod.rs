@@ -668,7 +668,7 @@ impl<K: TableKey> Crew<K> {
     /// it may, and then whether the deal is proven lost. At a tight
     /// `--memory` two walks through a forgetting table searched several
     /// times the positions of one (All in a Row deal 109407 at 16M: 20.6M
-    /// against 7.7M), so all but one may ask to leave once it forgets.
+    /// against 7.7M), so all but one may ask to leave once it is crowded.
     ///
     /// Why one may leave: a walk marks a position done when it has tried
     /// every move from it, but a move back onto its own path is only
@@ -722,9 +722,10 @@ impl<K: TableKey> Crew<K> {
 /// never ends, and the deal is then not `lost`. A table that forgets
 /// costs time only, and each walk's path guard keeps it off cycles.
 ///
-/// One walk, and only one, may leave unfinished: once the table forgets
-/// (two walks through a forgetting table search far more positions than
-/// one), or when its path outgrows its room. A loss then needs every other
+/// One walk, and only one, may leave unfinished: once the table is
+/// crowded ([`SharedTable::is_crowded`]: two walks through a table that
+/// forgets often search far more positions than one), or when its path
+/// outgrows its room. A loss then needs every other
 /// walk to have ended ([`Crew::leave`] says why that is enough).
 ///
 /// Nodes, like `--max-nodes`, are counted over all threads (each has an
