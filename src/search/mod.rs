@@ -682,8 +682,10 @@ impl<K: TableKey> Crew<K> {
     /// finished by the walk that left cannot lie on its own path. So the
     /// first position of that path still unfinished would follow one that
     /// a walk which ended finished, and that walk entered it: there is
-    /// none. With two that leave, each one's marks may lean on the other's
-    /// path, and that fails: only one may.
+    /// none. With more than one leaving, the marks of each may lean on
+    /// the paths of the others, and a win can be missed (three leaving
+    /// walks can be scheduled so that the one left ends without it): only
+    /// one may.
     fn leave(&self) -> Option<bool> {
         let mut walks = self.walks.lock().expect("no thread panics holding it");
         if walks.left > 0 {
