@@ -72,6 +72,13 @@ pub struct Batch {
 /// A deal is hard once it has taken this share of its limits on one thread.
 const HARD_SHARE: u32 = 10;
 
+/// What the threads of a batch tell the caller's thread.
+enum News {
+    Row(Result<Row, BatchError>),
+    /// A hard deal starts on every thread.
+    Hard(u64),
+}
+
 /// What a batch did besides its rows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Finished {
@@ -95,7 +102,18 @@ impl Batch {
     /// row: rerun them later. Every win is confirmed by the reference rules
     /// before its row is handed on; a deal that fails that check gives no
     /// row, and the batch ends with the error once the others are done.
-    pub fn run(&self, mut on_row: impl FnMut(Row)) -> Result<Finished, BatchError> {
+    pub fn run(&self, on_row: impl FnMut(Row)) -> Result<Finished, BatchError> {
+        self.run_watched(on_row, |_| {})
+    }
+
+    /// As [`Batch::run`], calling `on_hard` with each hard deal as it
+    /// starts on every thread (see [`Batch::share_hard`]), so that a
+    /// progress display can say why no row comes for a while.
+    pub fn run_watched(
+        &self,
+        mut on_row: impl FnMut(Row),
+        mut on_hard: impl FnMut(u64),
+    ) -> Result<Finished, BatchError> {
         self.check()?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
@@ -107,12 +125,13 @@ impl Batch {
                 pool.install(|| with_game!(self.game, G => self.solve_all::<G>(tx)))
             });
             let mut first_error = None;
-            for row in rx {
-                match row {
-                    Ok(row) => on_row(row),
-                    Err(e) => {
+            for news in rx {
+                match news {
+                    News::Row(Ok(row)) => on_row(row),
+                    News::Row(Err(e)) => {
                         first_error.get_or_insert(e);
                     }
+                    News::Hard(n) => on_hard(n),
                 }
             }
             let finished = worker.join().expect("the batch's worker panicked");
@@ -138,7 +157,7 @@ impl Batch {
         }
     }
 
-    fn solve_all<G: Game>(&self, tx: mpsc::Sender<Result<Row, BatchError>>) -> Finished {
+    fn solve_all<G: Game>(&self, tx: mpsc::Sender<News>) -> Finished {
         let memory = self.limits.memory / self.threads.max(1);
         let cancelled = || {
             self.limits
@@ -174,7 +193,7 @@ impl Batch {
                             .push((n, report));
                     }
                     // The receiver lives until every sender is gone.
-                    _ => drop(tx.send(self.row(n, &board, report))),
+                    _ => drop(tx.send(News::Row(self.row(n, &board, report)))),
                 }
             },
         );
@@ -191,6 +210,7 @@ impl Batch {
                 ..self.limits.clone()
             };
             let (board, game) = self.dealt::<G>(n);
+            let _ = tx.send(News::Hard(n));
             let mut report = search::solve_parallel(&game, &limits, self.threads, None);
             if report.stop == Some(Stop::Interrupted) {
                 break;
@@ -199,7 +219,7 @@ impl Batch {
             report.elapsed += first.elapsed;
             report.best = report.best.max(first.best);
             finished.hard.push(n);
-            let _ = tx.send(self.row(n, &board, report));
+            let _ = tx.send(News::Row(self.row(n, &board, report)));
         }
         finished
     }
@@ -365,9 +385,10 @@ mod tests {
             .filter(|&n| alone(n, max_nodes / 10).verdict == Verdict::Unknown)
             .collect();
         assert!(hard.len() >= 3, "deals 1-20 have hard ones: {hard:?}");
-        let mut rows = Vec::new();
-        let finished = batch.run(|row| rows.push(row)).unwrap();
+        let (mut rows, mut started) = (Vec::new(), Vec::new());
+        let finished = (batch.run_watched(|row| rows.push(row), |n| started.push(n))).unwrap();
         assert_eq!(finished.hard, hard);
+        assert_eq!(started, hard, "each hard deal is told as it starts");
         assert_eq!(rows.len(), 20);
         let last: Vec<u64> = rows[20 - hard.len()..].iter().map(|r| r.deal).collect();
         assert_eq!(last, hard);

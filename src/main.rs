@@ -566,20 +566,29 @@ fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<E
     batch.limits.cancel = Some(cancel.clone());
 
     let progress = progress_bar(batch.deals.len() as u64);
-    let mut won = 0;
     let mut write_error = None;
     let threads = batch.threads;
-    let finished = batch.run(|row: Row| {
-        won += (row.verdict == Verdict::Won) as u64;
-        progress.inc(1);
-        progress.set_message(format!("{won} won"));
-        if write_error.is_none() {
-            write_error = writer
-                .serialize(&row)
-                .and_then(|_| Ok(writer.flush()?))
-                .err();
-        }
-    })?;
+    // Rows and hard deals both come on this thread, one at a time.
+    let won = std::cell::Cell::new(0u64);
+    let finished = batch.run_watched(
+        |row: Row| {
+            won.set(won.get() + (row.verdict == Verdict::Won) as u64);
+            progress.inc(1);
+            progress.set_message(format!("{} won", won.get()));
+            if write_error.is_none() {
+                write_error = writer
+                    .serialize(&row)
+                    .and_then(|_| Ok(writer.flush()?))
+                    .err();
+            }
+        },
+        |n| {
+            progress.set_message(format!(
+                "{} won, hard deal {n} on {threads} threads",
+                won.get()
+            ))
+        },
+    )?;
     progress.finish_and_clear();
     if let Some(e) = write_error {
         return Err(anyhow!("writing {}: {e}", out.display()));
