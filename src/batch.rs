@@ -171,7 +171,7 @@ impl Batch {
         let first = match sliced {
             true => Limits {
                 timeout: self.limits.timeout.map(|t| t / HARD_SHARE),
-                max_nodes: (self.limits.max_nodes).map(|n| n / u64::from(HARD_SHARE)),
+                max_nodes: (self.limits.max_nodes).map(|n| (n / u64::from(HARD_SHARE)).max(1)),
                 ..self.limits.clone()
             },
             false => self.limits.clone(),
