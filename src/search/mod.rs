@@ -195,8 +195,8 @@ enum End<M> {
     OutOfNodes,
     /// The attempt filled the memory it may take besides its table.
     OutOfRoom,
-    /// A walk on a shared table that has begun to forget, one that may
-    /// leave the crew (see [`Crew::leave`]).
+    /// A walk on a shared table that is crowded, one that may leave the
+    /// crew (see [`Crew::leave`]).
     Crowded,
 }
 
@@ -312,7 +312,7 @@ struct Entrant<G: Game> {
     /// (see [`solve_parallel`]); it then has no table of its own.
     shared: bool,
     /// Whether, shared, it stops to ask to leave the crew once the table
-    /// forgets (see [`Crew::leave`]).
+    /// is crowded (see [`Crew::leave`]).
     may_leave: bool,
 }
 
@@ -358,7 +358,7 @@ impl<G: Game> Entrant<G> {
             unreachable!("a shared attempt is a walk")
         };
         walk.path_cap = path_cap;
-        walk.leave_when_forgotten = self.may_leave;
+        walk.leave_when_crowded = self.may_leave;
         budgeted(search, &mut self.spent, allowance, |search| {
             walk.resume(search, &mut view)
         })
@@ -727,8 +727,8 @@ impl<K: TableKey> Crew<K> {
 /// One walk, and only one, may leave unfinished: once the table is
 /// crowded ([`SharedTable::is_crowded`]: two walks through a table that
 /// forgets often search far more positions than one), or when its path
-/// outgrows its room. A loss then needs every other
-/// walk to have ended ([`Crew::leave`] says why that is enough).
+/// outgrows its room. A loss then needs every other walk to have ended
+/// ([`Crew::leave`] says why that is enough).
 ///
 /// Nodes, like `--max-nodes`, are counted over all threads (each has an
 /// even share of the limit), and so is memory: the shared table has the

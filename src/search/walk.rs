@@ -163,7 +163,7 @@ pub(super) struct Walk<G: Game> {
     /// The most bytes the path may take.
     pub(super) path_cap: usize,
     /// Stop with [`End::Crowded`] once the (shared) table is crowded.
-    pub(super) leave_when_forgotten: bool,
+    pub(super) leave_when_crowded: bool,
 }
 
 impl<G: Game> Walk<G> {
@@ -178,7 +178,7 @@ impl<G: Game> Walk<G> {
             path: AHashSet::new(),
             path_kept: false,
             path_cap,
-            leave_when_forgotten: false,
+            leave_when_crowded: false,
         }
     }
 
@@ -211,7 +211,7 @@ impl<G: Game> Walk<G> {
             if let Some((state, key, hash, last)) = self.pending {
                 // Asked before the position is taken, so that a walk told
                 // to stay goes on from it.
-                if self.leave_when_forgotten && search.at_check() && table.is_crowded() {
+                if self.leave_when_crowded && search.at_check() && table.is_crowded() {
                     return End::Crowded;
                 }
                 if let Err(end) = search.count_node() {
