@@ -651,8 +651,8 @@ struct Crew<K: TableKey> {
 #[derive(Debug, Default)]
 struct Walks {
     ended: usize,
-    /// At most one (see [`Crew::leave`]).
-    left: usize,
+    /// Whether one left (only one may: see [`Crew::leave`]).
+    left: bool,
 }
 
 impl<K: TableKey> Crew<K> {
@@ -688,17 +688,17 @@ impl<K: TableKey> Crew<K> {
     /// one may.
     fn leave(&self) -> Option<bool> {
         let mut walks = self.walks.lock().expect("no thread panics holding it");
-        if walks.left > 0 {
+        if walks.left {
             return None;
         }
-        walks.left += 1;
+        walks.left = true;
         Some(self.all_done(&walks))
     }
 
     /// Every walk has ended, or left with the others ended (see
     /// [`solve_parallel`]).
     fn all_done(&self, walks: &Walks) -> bool {
-        walks.ended > 0 && walks.ended + walks.left == self.walkers
+        walks.ended > 0 && walks.ended + usize::from(walks.left) == self.walkers
     }
 }
 
