@@ -86,3 +86,20 @@ fn full_walks_with_cycles_agree_in_a_forgetful_table() {
         assert!(won > 0, "{game}: none won");
     }
 }
+
+/// Raglan's best-first search alone, shared by two and three threads (one
+/// queue, one table): the same verdicts as on one thread, and its wins,
+/// rebuilt from the positions each thread expanded, replay.
+#[test]
+fn a_best_first_search_shared_by_the_threads_agrees() {
+    for threads in [2, 3] {
+        let (won, lost) = agree(
+            GameKind::Raglan,
+            1..=60,
+            threads,
+            Some(Tactic::BestFirst),
+            (300_000, MIB_256),
+        );
+        assert!(won >= 20 && lost >= 10, "{won} won, {lost} lost");
+    }
+}

@@ -10,11 +10,15 @@
 //! takes its place (see [`super::solve`]).
 
 use std::mem::size_of;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use ahash::AHashMap;
 
 use super::rollout::{Line, Outcome, Rollout};
-use super::{CHECK_EVERY, Closed, End, ROOT, Search, Table};
+use super::shared::{SharedTable, Visit};
+use super::walk::{SharedView, Visited};
+use super::{CHECK_EVERY, Closed, End, ROOT, Search, Stop, Table};
 use crate::game::{Ask, Game};
 use crate::notation;
 
@@ -134,6 +138,11 @@ impl<T: Copy> Queue<T> {
     }
 
     fn pop(&mut self) -> Option<T> {
+        self.pop_scored().map(|(_, item)| item)
+    }
+
+    /// The next item, with its score.
+    fn pop_scored(&mut self) -> Option<(i32, T)> {
         loop {
             let ends = self.ends.get_mut(self.top)?;
             if ends.0 != NONE {
@@ -145,7 +154,7 @@ impl<T: Copy> Queue<T> {
                 }
                 self.items[place as usize].next = self.free;
                 self.free = place;
-                return Some(item);
+                return Some((self.lowest + self.top as i32, item));
             }
             self.top = self.top.checked_sub(1)?;
         }
@@ -321,6 +330,332 @@ impl<G: Game> BestFirst<G> {
             + self.hints.capacity() * size_of::<(G::Key, Hint<G::Move>)>()
             + self.open.bytes()
             + self.rollout.as_ref().map_or(0, Rollout::bytes)
+    }
+}
+
+/// How many positions a thread of a shared best-first search takes from
+/// the queue at a time. Each take locks the queue, so fewer would make
+/// the threads wait on each other; more would expand positions further
+/// from the best ones now known.
+const LOT: usize = 16;
+
+/// A position in the queue of a shared best-first search: the start, with
+/// no move, is queued like the others.
+type Queued<G> = Open<<G as Game>::State, Option<<G as Game>::Move>>;
+
+/// The positions one thread expanded, in order.
+type Expanded<G> = Vec<Closed<<G as Game>::Move>>;
+
+/// The best-first search that the threads searching one deal share (see
+/// [`super::solve_parallel`]): one queue, one table of the positions
+/// queued (the crew's shared table, which says which thread first met a
+/// position), and each thread's list of the positions it expanded.
+///
+/// Each thread takes a lot of the best positions from the queue, expands
+/// them, and queues the children that the table had not seen, all
+/// together when it takes its next lot; it is busy from one take to the
+/// next. The deal is lost when the queue is empty and no thread is busy,
+/// for the reason a search on one thread is lost when its queue runs dry:
+/// each child of an expanded position was either queued by the thread
+/// that expanded it, or met in the table, which holds only positions some
+/// thread queued; a position queued is expanded, or is in the lot or
+/// among the children of a busy thread. So with none busy and the queue
+/// empty, the expanded positions hold the start and every child of each.
+/// A position the table forgets, or never stores because another thread
+/// held its slot, is only queued again.
+///
+/// Once the queue and the lists outgrow their room, the search stops on
+/// every thread, and full walks take its place, as on one thread; they
+/// share the same table, emptied once every thread has left the search
+/// (see [`Frontier::leave`]).
+pub(super) struct Frontier<G: Game> {
+    front: Mutex<Front<G>>,
+    /// Each thread's expanded positions, in the order it expanded them
+    /// (see [`Frontier::id`]): read only to rebuild a winning line.
+    closed: Box<[Mutex<Expanded<G>>]>,
+    /// Bytes the lists in `closed` take, room to grow included.
+    closed_bytes: AtomicUsize,
+    /// Set once every thread has left the search and the table is empty.
+    emptied: AtomicBool,
+}
+
+/// The part of a [`Frontier`] that changes at each take.
+struct Front<G: Game> {
+    open: Queue<Queued<G>>,
+    /// Threads between two takes, whose children are not yet queued.
+    busy: usize,
+    /// Set once the queue ran dry with no thread busy.
+    lost: bool,
+    /// Set once the queue and the lists of expanded positions outgrew the
+    /// room of the search: it stops on every thread.
+    full: bool,
+    /// Threads that left the search once it was full.
+    left: usize,
+}
+
+impl<G: Game> Frontier<G> {
+    /// A search from `root` on `threads` threads; the caller records the
+    /// root in the shared table.
+    pub(super) fn new(game: &G, root: G::State, threads: usize) -> Frontier<G> {
+        let mut open = Queue::new();
+        let start = Open {
+            state: root,
+            parent: ROOT,
+            mv: None,
+        };
+        open.push(game.score(&root), start);
+        Frontier {
+            front: Mutex::new(Front {
+                open,
+                busy: 0,
+                lost: false,
+                full: false,
+                left: 0,
+            }),
+            closed: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
+            closed_bytes: AtomicUsize::new(0),
+            emptied: AtomicBool::new(false),
+        }
+    }
+
+    /// Counts a thread that left the search, once it was full or as the
+    /// thread stopped (it holds nothing of it then). If the search is full,
+    /// the last to leave gives back the search's memory and empties
+    /// `table` for the walks that take the search's place (see
+    /// [`Frontier::wait_emptied`]).
+    pub(super) fn leave(&self, table: &SharedTable<G::Key>) {
+        let mut front = self.front();
+        front.left += 1;
+        if front.left == self.closed.len() && front.full {
+            front.open = Queue::new();
+            for closed in &self.closed {
+                *closed.lock().expect("no thread panics holding it") = Vec::new();
+            }
+            table.forget_all();
+            self.emptied.store(true, Ordering::Release);
+        }
+    }
+
+    /// Waits, once this thread left the full search, until every thread
+    /// has and the table is empty for the walks that take its place; or
+    /// until the search must stop. The other threads come to it at their
+    /// next turn at the search, or as they stop.
+    pub(super) fn wait_emptied(&self, search: &Search<G>) -> Result<(), Stop> {
+        while !self.emptied.load(Ordering::Acquire) {
+            search.check()?;
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        Ok(())
+    }
+
+    /// The id of the `index`-th position `thread` expanded, as a parent
+    /// is named in the queue; `None` past what a `u32` can name.
+    fn id(&self, thread: usize, index: usize) -> Option<u32> {
+        let id = index.checked_mul(self.closed.len())?.checked_add(thread)?;
+        u32::try_from(id).ok().filter(|&id| id != ROOT)
+    }
+
+    fn front(&self) -> std::sync::MutexGuard<'_, Front<G>> {
+        self.front
+            .lock()
+            .expect("no thread panics holding the queue")
+    }
+
+    /// The moves from the start to the position `at`, then `last`.
+    fn line(&self, game: &G, at: u32, last: G::Move) -> Vec<notation::Move> {
+        let threads = self.closed.len();
+        let step = |id: u32| {
+            let (thread, index) = (id as usize % threads, id as usize / threads);
+            let closed = self.closed[thread]
+                .lock()
+                .expect("no thread panics holding it");
+            let Closed { parent, mv } = closed[index];
+            (parent, mv)
+        };
+        super::line_through(game, step, at, last, &[])
+    }
+}
+
+/// One thread's part in a [`Frontier`], kept between the turns of its
+/// tactic.
+pub(super) struct SharedBestFirst<G: Game> {
+    thread: usize,
+    /// The lot taken from the queue, best first, with the scores they were
+    /// queued at; `lot[next..]` not yet expanded.
+    lot: Vec<(i32, Queued<G>)>,
+    next: usize,
+    /// Children to queue at the next take.
+    outbox: Vec<(i32, Queued<G>)>,
+    /// Positions expanded since the last take, not yet in this thread's
+    /// list; `kept` are.
+    recorded: Vec<Closed<G::Move>>,
+    kept: usize,
+    busy: bool,
+    moves: Vec<G::Move>,
+    children: Vec<(G::State, G::Key, u64)>,
+    pub(super) room: usize,
+}
+
+impl<G: Game> SharedBestFirst<G> {
+    pub(super) fn new(thread: usize, room: usize) -> SharedBestFirst<G> {
+        SharedBestFirst {
+            thread,
+            lot: Vec::new(),
+            next: 0,
+            outbox: Vec::new(),
+            recorded: Vec::new(),
+            kept: 0,
+            busy: false,
+            moves: Vec::new(),
+            children: Vec::new(),
+            room,
+        }
+    }
+
+    /// Expands on until a win, the end of the reachable positions, or the
+    /// end of the turn's nodes, as [`BestFirst::resume`] does with every
+    /// move and no rollouts.
+    pub(super) fn resume(
+        &mut self,
+        search: &mut Search<G>,
+        frontier: &Frontier<G>,
+        table: &mut SharedView<G::Key>,
+    ) -> End<notation::Move> {
+        let game = search.game;
+        loop {
+            if self.next == self.lot.len()
+                && let Some(end) = self.take(search, frontier)
+            {
+                return end;
+            }
+            if let Err(end) = search.count_node() {
+                self.give_back(frontier);
+                return end;
+            }
+            let (_, Open { state, parent, mv }) = self.lot[self.next];
+            self.next += 1;
+            search.best = search.best.max(game.cards_home(&state));
+            let Some(id) = frontier.id(self.thread, self.kept + self.recorded.len()) else {
+                frontier.front().full = true;
+                self.give_back(frontier);
+                return End::OutOfRoom;
+            };
+            self.recorded.push(Closed { parent, mv });
+            if game.is_dead_end(&state) {
+                continue;
+            }
+            self.moves.clear();
+            let ask = Ask {
+                ordered: false,
+                ..Ask::FULL
+            };
+            game.moves(&state, mv, ask, &mut self.moves);
+            self.children.clear();
+            for &mv in &self.moves {
+                let child = game.play(&state, mv);
+                if game.is_won(&child) {
+                    search.best = game.cards_home(&child);
+                    self.flush(frontier);
+                    return End::Won(frontier.line(game, id, mv));
+                }
+                let key = game.key(&child);
+                let hash = table.prefetch(key);
+                self.children.push((child, key, hash));
+            }
+            for (&mv, &(child, key, hash)) in self.moves.iter().zip(&self.children) {
+                if table.visit(key, hash) == Visit::Fresh {
+                    let open = Open {
+                        state: child,
+                        parent: id,
+                        mv: Some(mv),
+                    };
+                    self.outbox.push((game.score(&child), open));
+                }
+            }
+        }
+    }
+
+    /// Queues the children of the last lot and takes the next one; waits
+    /// while the queue is empty and other threads are busy. `None` once
+    /// there is a lot to expand.
+    fn take(&mut self, search: &Search<G>, frontier: &Frontier<G>) -> Option<End<notation::Move>> {
+        self.flush(frontier);
+        loop {
+            let mut front = frontier.front();
+            self.queue(&mut front);
+            if front.full {
+                return Some(End::OutOfRoom);
+            }
+            let used = front.open.bytes() + frontier.closed_bytes.load(Ordering::Relaxed);
+            if used > self.room {
+                front.full = true;
+                return Some(End::OutOfRoom);
+            }
+            self.lot.clear();
+            self.next = 0;
+            let left = search.turn_end.saturating_sub(search.nodes);
+            let want = (LOT as u64).min(left).max(1) as usize;
+            while self.lot.len() < want
+                && let Some(item) = front.open.pop_scored()
+            {
+                self.lot.push(item);
+            }
+            if !self.lot.is_empty() {
+                front.busy += 1;
+                self.busy = true;
+                return None;
+            }
+            front.lost |= front.busy == 0;
+            if front.lost {
+                return Some(End::Lost);
+            }
+            drop(front);
+            // Another thread's children are still to come.
+            if let Err(stop) = search.check() {
+                return Some(End::Stopped(stop));
+            }
+            std::thread::yield_now();
+        }
+    }
+
+    /// Puts back what this thread holds, for the others to go on with.
+    fn give_back(&mut self, frontier: &Frontier<G>) {
+        self.flush(frontier);
+        let mut front = frontier.front();
+        for &(score, open) in &self.lot[self.next..] {
+            front.open.push(score, open);
+        }
+        self.lot.clear();
+        self.next = 0;
+        self.queue(&mut front);
+    }
+
+    /// Queues the children waiting in the outbox; this thread is no longer
+    /// busy.
+    fn queue(&mut self, front: &mut Front<G>) {
+        for (score, open) in self.outbox.drain(..) {
+            front.open.push(score, open);
+        }
+        if std::mem::take(&mut self.busy) {
+            front.busy -= 1;
+        }
+    }
+
+    /// Adds the positions expanded since the last take to this thread's
+    /// list, before any child of theirs is queued, so that another thread
+    /// can rebuild a line through them.
+    fn flush(&mut self, frontier: &Frontier<G>) {
+        if self.recorded.is_empty() {
+            return;
+        }
+        let mut closed = frontier.closed[self.thread]
+            .lock()
+            .expect("no thread panics holding it");
+        let before = closed.capacity();
+        closed.append(&mut self.recorded);
+        self.kept = closed.len();
+        let grown = (closed.capacity() - before) * size_of::<Closed<G::Move>>();
+        frontier.closed_bytes.fetch_add(grown, Ordering::Relaxed);
     }
 }
 

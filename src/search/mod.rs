@@ -30,12 +30,13 @@ pub use table::{Table, TableKey, Tables};
 use crate::game::Game;
 use crate::notation;
 use beam::Beam;
-use best_first::BestFirst;
+use best_first::{BestFirst, Frontier, SharedBestFirst};
 use shared::SharedTable;
 use walk::{SharedView, Visited, Walk};
 
 /// A position an attempt kept: how it was reached, to rebuild the winning
 /// line.
+#[derive(Clone, Copy)]
 struct Closed<M> {
     parent: u32,
     mv: Option<M>,
@@ -49,14 +50,30 @@ const ROOT: u32 = u32::MAX;
 fn line<G: Game>(
     game: &G,
     closed: &[Closed<G::Move>],
+    at: u32,
+    last: G::Move,
+    rest: &[G::Move],
+) -> Vec<notation::Move> {
+    let step = |at: u32| {
+        let Closed { parent, mv } = closed[at as usize];
+        (parent, mv)
+    };
+    line_through(game, step, at, last, rest)
+}
+
+/// As [`line`], with `step` giving each position's parent and the move
+/// from it, wherever the positions are kept.
+fn line_through<G: Game>(
+    game: &G,
+    step: impl Fn(u32) -> (u32, Option<G::Move>),
     mut at: u32,
     last: G::Move,
     rest: &[G::Move],
 ) -> Vec<notation::Move> {
     let mut steps = vec![last];
-    while let Some(mv) = closed[at as usize].mv {
+    while let (parent, Some(mv)) = step(at) {
         steps.push(mv);
-        at = closed[at as usize].parent;
+        at = parent;
     }
     steps.reverse();
     steps.extend_from_slice(rest);
@@ -297,6 +314,7 @@ impl Tactic {
 enum Attempt<G: Game> {
     Walk(Walk<G>),
     BestFirst(BestFirst<G>),
+    SharedBestFirst(SharedBestFirst<G>),
     Beam(Beam<G>),
 }
 
@@ -308,8 +326,10 @@ struct Entrant<G: Game> {
     /// Nodes its turns took so far.
     spent: u64,
     table: usize,
-    /// Whether it is one of the full walks that share the crew's table
-    /// (see [`solve_parallel`]); it then has no table of its own.
+    /// Whether it is the crew's prover, shared by its threads: one of the
+    /// full walks on the crew's table, or a thread's part in the crew's
+    /// best-first search (see [`solve_parallel`]); it then has no table
+    /// of its own.
     shared: bool,
     /// Whether, shared, it stops to ask to leave the crew once the table
     /// is crowded (see [`Crew::leave`]).
@@ -328,40 +348,54 @@ impl<G: Game> Entrant<G> {
         }
     }
 
-    /// One of the full walks on the crew's table.
-    fn sharing(may_leave: bool) -> Entrant<G> {
+    /// The crew's prover, `tactic`, on one of its threads.
+    fn sharing(tactic: Tactic, may_leave: bool) -> Entrant<G> {
         Entrant {
             shared: true,
             may_leave,
-            ..Entrant::new(Tactic::Full, usize::MAX)
+            ..Entrant::new(tactic, usize::MAX)
         }
     }
 
-    /// Takes a turn, as [`Entrant::turn`] does, at a full walk on the
-    /// crew's table.
+    /// Takes a turn, as [`Entrant::turn`] does, at the crew's prover: a
+    /// full walk on the crew's table, or this thread's part in the crew's
+    /// best-first search.
     fn turn_shared(
         &mut self,
         search: &mut Search<G>,
-        crew: &Crew<G::Key>,
+        crew: &Crew<G>,
+        thread: usize,
         allowance: u64,
         room: usize,
     ) -> End<notation::Move> {
         let path_cap = room.min(G::MAX_PATH_BYTES);
         let mut view = SharedView::new(&crew.table);
-        let attempt = self.attempt.get_or_insert_with(|| {
-            let root = search.game.initial();
-            let key = search.game.key(&root);
-            view.visit(key, key.table_hash());
-            Attempt::Walk(Walk::sharing(root, key, path_cap))
+        let attempt = self.attempt.get_or_insert_with(|| match self.tactic {
+            Tactic::BestFirst => Attempt::SharedBestFirst(SharedBestFirst::new(thread, room)),
+            _ => {
+                let root = search.game.initial();
+                let key = search.game.key(&root);
+                view.visit(key, key.table_hash());
+                Attempt::Walk(Walk::sharing(root, key, path_cap))
+            }
         });
-        let Attempt::Walk(walk) = attempt else {
-            unreachable!("a shared attempt is a walk")
-        };
-        walk.path_cap = path_cap;
-        walk.leave_when_crowded = self.may_leave;
-        budgeted(search, &mut self.spent, allowance, |search| {
-            walk.resume(search, &mut view)
-        })
+        match attempt {
+            Attempt::Walk(walk) => {
+                walk.path_cap = path_cap;
+                walk.leave_when_crowded = self.may_leave;
+                budgeted(search, &mut self.spent, allowance, |search| {
+                    walk.resume(search, &mut view)
+                })
+            }
+            Attempt::SharedBestFirst(best_first) => {
+                let frontier = crew.frontier.as_ref().expect("made with the frontier");
+                best_first.room = room;
+                budgeted(search, &mut self.spent, allowance, |search| {
+                    best_first.resume(search, frontier, &mut view)
+                })
+            }
+            _ => unreachable!("a shared attempt is a walk or a shared best-first search"),
+        }
     }
 
     /// Takes a turn with `allowance` nodes for all its turns so far.
@@ -393,11 +427,13 @@ impl<G: Game> Entrant<G> {
             Attempt::Walk(walk) => walk.path_cap = path_cap,
             Attempt::BestFirst(best_first) => best_first.room = room,
             Attempt::Beam(beam) => beam.room = room,
+            Attempt::SharedBestFirst(_) => unreachable!("a shared attempt takes shared turns"),
         }
         budgeted(search, &mut self.spent, allowance, |search| match attempt {
             Attempt::Walk(walk) => walk.resume(search, table),
             Attempt::BestFirst(best_first) => best_first.resume(search, table),
             Attempt::Beam(beam) => beam.resume(search, table),
+            Attempt::SharedBestFirst(_) => unreachable!("a shared attempt takes shared turns"),
         })
     }
 }
@@ -492,13 +528,13 @@ fn take_turns<G: Game>(
     tables: &mut Tables<G::Key>,
     tactics: Vec<Tactic>,
     mut budget: u64,
-    crew: Option<&Crew<G::Key>>,
+    crew: Option<&Crew<G>>,
 ) -> Report {
     let started = Instant::now();
     let mut search = Search::new(game, limits);
     search.halt = crew.map(|crew| &crew.halt);
     search.helpers = crew.map_or(1, |crew| crew.threads);
-    let shared = |tactic| crew.is_some_and(|crew| crew.walkers > 0) && tactic == Tactic::Full;
+    let shared = |tactic| crew.is_some_and(|crew| crew.prover == Some(tactic));
     let cap = tables.cap();
     let tables = tables.split(tactics.iter().filter(|&&t| !shared(t)).count());
     let mut local = 0..;
@@ -506,7 +542,7 @@ fn take_turns<G: Game>(
     let seat = crew.map(|crew| crew.seats.fetch_add(1, Ordering::Relaxed));
     let mut rotation: Vec<Entrant<G>> = (tactics.into_iter())
         .map(|tactic| match shared(tactic) {
-            true => Entrant::sharing(seat != Some(0)),
+            true => Entrant::sharing(tactic, seat != Some(0)),
             false => Entrant::new(tactic, local.next().expect("unbounded")),
         })
         .collect();
@@ -554,8 +590,13 @@ fn take_turns<G: Game>(
             }
             let end = match crew {
                 Some(crew) if entrant.shared => {
-                    let room = (crew.table.cap() / crew.walkers).max(MIN_PATH_BYTES);
-                    entrant.turn_shared(&mut search, crew, allowance, room)
+                    let room = match entrant.tactic {
+                        Tactic::BestFirst => crew.table.cap(),
+                        _ => crew.table.cap() / crew.walkers,
+                    };
+                    let room = room.max(MIN_PATH_BYTES);
+                    let thread = seat.expect("a crew's thread has a seat");
+                    entrant.turn_shared(&mut search, crew, thread, allowance, room)
                 }
                 _ => {
                     let table = &mut tables[entrant.table];
@@ -593,6 +634,17 @@ fn take_turns<G: Game>(
                     None => entrant.may_leave = false,
                 },
                 End::OutOfRoom => match entrant.tactic {
+                    // The crew's best-first search stops on every thread,
+                    // and walks sharing its table take its place.
+                    Tactic::BestFirst if entrant.shared => {
+                        let crew = crew.expect("a shared search has a crew");
+                        let frontier = crew.frontier.as_ref().expect("the search's frontier");
+                        frontier.leave(&crew.table);
+                        *entrant = Entrant::sharing(Tactic::Full, seat != Some(0));
+                        if let Err(stop) = frontier.wait_emptied(&search) {
+                            break (Verdict::Unknown, Some(stop), Vec::new());
+                        }
+                    }
                     Tactic::BestFirst => *entrant = Entrant::new(Tactic::Full, entrant.table),
                     Tactic::Full if entrant.shared => {
                         match crew.expect("a shared walk has a crew").leave() {
@@ -612,8 +664,17 @@ fn take_turns<G: Game>(
             }
         }
     };
-    if let (Some(crew), Verdict::Won | Verdict::Lost) = (crew, verdict) {
-        crew.halt.store(true, Ordering::Relaxed);
+    if let Some(crew) = crew {
+        if let Verdict::Won | Verdict::Lost = verdict {
+            crew.halt.store(true, Ordering::Relaxed);
+        }
+        // A thread that stops still in the crew's best-first search leaves
+        // it, so that walks waiting to take its place are not kept waiting.
+        if let Some(frontier) = &crew.frontier
+            && (rotation.iter()).any(|e| e.shared && e.tactic == Tactic::BestFirst)
+        {
+            frontier.leave(&crew.table);
+        }
     }
     Report {
         verdict,
@@ -629,13 +690,19 @@ fn take_turns<G: Game>(
 }
 
 /// What the threads searching one deal share (see [`solve_parallel`]).
-struct Crew<K: TableKey> {
+struct Crew<G: Game> {
     /// Threads a beam plays its rollouts on.
     threads: usize,
+    /// The tactic every thread takes a share in, if any: the full walk or
+    /// best-first search.
+    prover: Option<Tactic>,
     /// Threads whose full walks share `table`.
     walkers: usize,
-    /// The full walks' table.
-    table: SharedTable<K>,
+    /// The full walks' table, or the table of the positions queued by the
+    /// best-first search.
+    table: SharedTable<G::Key>,
+    /// The queue of the best-first search the threads share.
+    frontier: Option<Frontier<G>>,
     /// Full walks on it that ended, or left.
     walks: Mutex<Walks>,
     /// Threads that started, in turn (see [`take_turns`]).
@@ -655,7 +722,7 @@ struct Walks {
     left: bool,
 }
 
-impl<K: TableKey> Crew<K> {
+impl<G: Game> Crew<G> {
     /// Counts a shared walk that ended; says whether the deal is proven
     /// lost.
     fn walk_ended(&self) -> bool {
@@ -709,10 +776,13 @@ impl<K: TableKey> Crew<K> {
 /// thread walks, and the walks share one table ([`shared`]): a position
 /// one walk expanded the others leave alone, and one another walk is still
 /// inside each leaves for last, so they split the positions between them.
-/// The other tactics are dealt out among the threads, each with its table
-/// (a best-first prover to the first thread), and each thread takes turns
-/// at its own as [`solve`] does. The first thread to decide stops the
-/// others; a verdict is never a thread's guess.
+/// Where it is best-first search, every thread takes part in one, with one
+/// queue and one table ([`Frontier`], which says why its `lost` is exact);
+/// if it outgrows its room, shared walks take its place, as a walk does
+/// on one thread. The other tactics are dealt out among the threads, each
+/// with its table, and each thread takes turns at its own as [`solve`]
+/// does. The first thread to decide stops the others; a verdict is never
+/// a thread's guess.
 ///
 /// Why `lost` stays exact: a walk that ends has tried every move from
 /// every position it expanded; each such move led to a position it
@@ -732,8 +802,10 @@ impl<K: TableKey> Crew<K> {
 ///
 /// Nodes, like `--max-nodes`, are counted over all threads (each has an
 /// even share of the limit), and so is memory: the shared table has the
-/// full walk's share of the cap, each thread's tables the shares of its
-/// tactics, and each walk's path the table's share split among the walks.
+/// prover's share of the cap, each thread's tables the shares of its
+/// tactics, each walk's path the table's share split among the walks, and
+/// the shared best-first search's queue and expanded positions the
+/// table's share.
 pub fn solve_parallel<G: Game>(
     game: &G,
     limits: &Limits,
@@ -750,14 +822,16 @@ pub fn solve_parallel<G: Game>(
     let (prover, others) = tactics.split_first().expect("at least one tactic");
     let walking = *prover == Tactic::Full;
     let beaming = tactics.iter().any(|t| matches!(t, Tactic::Beam(_)));
+    let pooling = *prover == Tactic::BestFirst && !beaming;
+    let sharing = walking || pooling;
     let mut dealt: Vec<Vec<Tactic>> = match beaming {
         // A beam plays its rollouts on every thread itself; a second
         // thread's walk would only take turns from it.
         true => vec![tactics.clone()],
         false => (0..threads)
             .map(|thread| {
-                let first = (walking || thread == 0).then_some(*prover);
-                let offset = usize::from(!walking);
+                let first = (sharing || thread == 0).then_some(*prover);
+                let offset = usize::from(!sharing);
                 let theirs = (others.iter().enumerate())
                     .filter(|(i, _)| (i + offset) % threads == thread)
                     .map(|(_, &tactic)| tactic);
@@ -767,13 +841,22 @@ pub fn solve_parallel<G: Game>(
     };
     dealt.retain(|tactics| !tactics.is_empty());
     let spawned = dealt.len() as u64;
+    let table = SharedTable::new(if sharing { share } else { 0 });
+    let frontier = pooling.then(|| {
+        let root = game.initial();
+        let key = game.key(&root);
+        table.visit(key, key.table_hash());
+        Frontier::new(game, root, dealt.len())
+    });
     let crew = Crew {
         threads,
-        walkers: match walking {
+        prover: sharing.then_some(*prover),
+        walkers: match sharing {
             true => dealt.len(),
             false => 0,
         },
-        table: SharedTable::new(if walking { share } else { 0 }),
+        table,
+        frontier,
         walks: Mutex::new(Walks::default()),
         seats: AtomicUsize::new(0),
         halt: AtomicBool::new(false),
@@ -783,7 +866,7 @@ pub fn solve_parallel<G: Game>(
         let crew = &crew;
         let handles: Vec<_> = (dealt.into_iter().enumerate())
             .map(|(thread, tactics)| {
-                let locals = tactics.iter().filter(|&&t| !(walking && t == Tactic::Full));
+                let locals = tactics.iter().filter(|&&t| !(sharing && t == *prover));
                 let mut limits = Limits {
                     memory: share * locals.count(),
                     ..limits.clone()
@@ -1386,10 +1469,12 @@ mod tests {
     /// never on a leaving alone.
     #[test]
     fn one_walk_may_leave_the_crew() {
-        let crew = |walkers| Crew::<u64> {
+        let crew = |walkers| Crew::<Walk> {
             threads: walkers,
+            prover: Some(Tactic::Full),
             walkers,
             table: SharedTable::new(1 << 16),
+            frontier: None,
             walks: Mutex::new(Walks::default()),
             seats: AtomicUsize::new(0),
             halt: AtomicBool::new(false),
@@ -1432,5 +1517,72 @@ mod tests {
             let lost = solve_walk_on(ring(), threads, 16 << 10);
             assert_eq!(lost.verdict, Verdict::Lost, "{threads} threads");
         }
+    }
+
+    /// Best-first search shared by several threads, as Raglan's is: the
+    /// line is won where the goal is and lost without one, and the ring
+    /// lost, on two to four threads, time after time; with the game's
+    /// tactics, the narrowed walks taking turns on some threads.
+    #[test]
+    fn a_best_first_search_shared_by_several_threads_keeps_the_verdicts() {
+        let ring = Walk::<true> {
+            last: 9_999,
+            goal: None,
+            wall: None,
+            ring: true,
+        };
+        for run in 0..6 {
+            let threads = 2 + run % 3;
+            let limits = Limits::default();
+            for tactic in [Some(Tactic::BestFirst), None] {
+                let won = solve_parallel(
+                    &Walk::<true>::line(10_000, 9_000, 20),
+                    &limits,
+                    threads,
+                    tactic,
+                );
+                assert_eq!(won.verdict, Verdict::Won, "{threads} threads");
+                let lost = solve_parallel(
+                    &Walk::<true>::line(10_000, 20_000, 20),
+                    &limits,
+                    threads,
+                    tactic,
+                );
+                assert_eq!(lost.verdict, Verdict::Lost, "{threads} threads");
+                assert!(lost.nodes >= 10_001, "every position expanded");
+                let lost = solve_parallel(&ring, &limits, threads, tactic);
+                assert_eq!(lost.verdict, Verdict::Lost, "{threads} threads");
+            }
+        }
+    }
+
+    /// A shared best-first search past its room stops on every thread, the
+    /// last thread to leave empties the table, and none before.
+    #[test]
+    fn a_full_shared_best_first_search_empties_its_table_for_the_walks() {
+        let walk: Walk<true> = Walk::line(100_000, 100_000, 0);
+        let limits = Limits::default();
+        let table = SharedTable::<u64>::new(1 << 20);
+        table.visit(walk.key(&0), walk.key(&0).table_hash());
+        let frontier = Frontier::new(&walk, 0, 2);
+        let mut search = Search::new(&walk, &limits);
+        let mut first = SharedBestFirst::new(0, 4096);
+        let end = first.resume(&mut search, &frontier, &mut SharedView::new(&table));
+        assert!(matches!(end, End::OutOfRoom));
+        assert!(search.nodes < 100_000);
+        let mut second = SharedBestFirst::new(1, 1 << 30);
+        let end = second.resume(&mut search, &frontier, &mut SharedView::new(&table));
+        assert!(matches!(end, End::OutOfRoom), "the search is full for all");
+        frontier.leave(&table);
+        let (visit, _) = table.visit(walk.key(&1), walk.key(&1).table_hash());
+        assert_ne!(visit, shared::Visit::Fresh, "kept while a thread is in");
+        frontier.leave(&table);
+        assert!(frontier.wait_emptied(&search).is_ok());
+        let (visit, _) = table.visit(walk.key(&1), walk.key(&1).table_hash());
+        assert_eq!(
+            visit,
+            shared::Visit::Fresh,
+            "the table forgot the search's positions"
+        );
     }
 }

@@ -422,6 +422,21 @@ impl<K: TableKey> SharedTable<K> {
         self.forgot.load(Ordering::Relaxed)
     }
 
+    /// Forgets every position, keeping the sizes made, for another search
+    /// on the same memory. No thread may use the table meanwhile; the
+    /// caller publishes the emptied table to the others.
+    pub(super) fn forget_all(&self) {
+        for size in self.sizes.iter().filter_map(OnceLock::get) {
+            for slot in 0..size.len() {
+                size.guard(slot).store(0, Ordering::Relaxed);
+            }
+            size.filled.store(0, Ordering::Relaxed);
+        }
+        self.copying.store(false, Ordering::Relaxed);
+        self.forgot.store(false, Ordering::Relaxed);
+        self.forgotten.store(0, Ordering::Relaxed);
+    }
+
     /// Counts positions a walk stored in the place of others.
     pub(super) fn forgot(&self, count: usize) {
         self.forgotten.fetch_add(count, Ordering::Relaxed);
