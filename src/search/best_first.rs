@@ -389,8 +389,9 @@ struct Front<G: Game> {
     /// Set once the queue and the lists of expanded positions outgrew the
     /// room of the search: it stops on every thread.
     full: bool,
-    /// Threads that left the search once it was full.
-    left: usize,
+    /// Threads in the search: that took a lot, or tried to, before it was
+    /// full, and have not left.
+    members: usize,
 }
 
 impl<G: Game> Frontier<G> {
@@ -410,7 +411,7 @@ impl<G: Game> Frontier<G> {
                 busy: 0,
                 lost: false,
                 full: false,
-                left: 0,
+                members: 0,
             }),
             closed: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
             closed_bytes: AtomicUsize::new(0),
@@ -418,15 +419,16 @@ impl<G: Game> Frontier<G> {
         }
     }
 
-    /// Counts a thread that left the search, once it was full or as the
-    /// thread stopped (it holds nothing of it then). If the search is full,
-    /// the last to leave gives back the search's memory and empties
-    /// `table` for the walks that take the search's place (see
-    /// [`Frontier::wait_emptied`]).
-    pub(super) fn leave(&self, table: &SharedTable<G::Key>) {
+    /// Counts a member thread that left the search, once it was full or
+    /// as the thread stopped (it holds nothing of it then). If the search
+    /// is full, the last to leave gives back the search's memory and
+    /// empties `table` for the walks that take the search's place (see
+    /// [`Frontier::wait_emptied`]); a thread that comes to the search
+    /// after that finds it full, and never joins.
+    fn leave(&self, table: &SharedTable<G::Key>) {
         let mut front = self.front();
-        front.left += 1;
-        if front.left == self.closed.len() && front.full {
+        front.members -= 1;
+        if front.members == 0 && front.full {
             front.open = Queue::new();
             for closed in &self.closed {
                 *closed.lock().expect("no thread panics holding it") = Vec::new();
@@ -436,10 +438,10 @@ impl<G: Game> Frontier<G> {
         }
     }
 
-    /// Waits, once this thread left the full search, until every thread
-    /// has and the table is empty for the walks that take its place; or
-    /// until the search must stop. The other threads come to it at their
-    /// next turn at the search, or as they stop.
+    /// Waits, once this thread is out of the full search, until every
+    /// member has left and the table is empty for the walks that take its
+    /// place; or until the search must stop. The members come to it at
+    /// their next turn at the search, or as they stop.
     pub(super) fn wait_emptied(&self, search: &Search<G>) -> Result<(), Stop> {
         while !self.emptied.load(Ordering::Acquire) {
             search.check()?;
@@ -491,6 +493,8 @@ pub(super) struct SharedBestFirst<G: Game> {
     recorded: Vec<Closed<G::Move>>,
     kept: usize,
     busy: bool,
+    /// Whether this thread is a member of the search (see [`Front::members`]).
+    member: bool,
     moves: Vec<G::Move>,
     children: Vec<(G::State, G::Key, u64)>,
     pub(super) room: usize,
@@ -506,6 +510,7 @@ impl<G: Game> SharedBestFirst<G> {
             recorded: Vec::new(),
             kept: 0,
             busy: false,
+            member: false,
             moves: Vec::new(),
             children: Vec::new(),
             room,
@@ -586,6 +591,10 @@ impl<G: Game> SharedBestFirst<G> {
             if front.full {
                 return Some(End::OutOfRoom);
             }
+            if !self.member {
+                front.members += 1;
+                self.member = true;
+            }
             let used = front.open.bytes() + frontier.closed_bytes.load(Ordering::Relaxed);
             if used > self.room {
                 front.full = true;
@@ -615,6 +624,14 @@ impl<G: Game> SharedBestFirst<G> {
                 return Some(End::Stopped(stop));
             }
             std::thread::yield_now();
+        }
+    }
+
+    /// Leaves the search, if this thread is a member (see
+    /// [`Frontier::leave`]): as it stops, or once the search is full.
+    pub(super) fn quit(&mut self, frontier: &Frontier<G>, table: &SharedTable<G::Key>) {
+        if std::mem::take(&mut self.member) {
+            frontier.leave(table);
         }
     }
 

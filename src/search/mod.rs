@@ -398,6 +398,16 @@ impl<G: Game> Entrant<G> {
         }
     }
 
+    /// Leaves the crew's best-first search, if this is this thread's part
+    /// in it (see [`SharedBestFirst::quit`]).
+    fn quit(&mut self, crew: &Crew<G>) {
+        if let (Some(Attempt::SharedBestFirst(part)), Some(frontier)) =
+            (&mut self.attempt, &crew.frontier)
+        {
+            part.quit(frontier, &crew.table);
+        }
+    }
+
     /// Takes a turn with `allowance` nodes for all its turns so far.
     fn turn(
         &mut self,
@@ -540,6 +550,12 @@ fn take_turns<G: Game>(
     let mut local = 0..;
     // The walk of the first thread to sit down never asks to leave.
     let seat = crew.map(|crew| crew.seats.fetch_add(1, Ordering::Relaxed));
+    // Best-first search shared by the crew is the first thread's first
+    // tactic; the others join it once their own tactics have ended, so
+    // that a narrowed walk, which wins some deals far sooner, keeps a
+    // thread to itself as long as it can win.
+    let mut joins =
+        crew.is_some_and(|crew| crew.frontier.is_some()) && !tactics.contains(&Tactic::BestFirst);
     let mut rotation: Vec<Entrant<G>> = (tactics.into_iter())
         .map(|tactic| match shared(tactic) {
             true => Entrant::sharing(tactic, seat != Some(0)),
@@ -572,6 +588,9 @@ fn take_turns<G: Game>(
                     crew.table.raise_cap(cap);
                     given_back = true;
                 }
+            }
+            if rotation.is_empty() && std::mem::take(&mut joins) {
+                rotation.push(Entrant::sharing(Tactic::BestFirst, seat != Some(0)));
             }
             if rotation.is_empty() {
                 let stop = match prover_out_of_room {
@@ -639,7 +658,7 @@ fn take_turns<G: Game>(
                     Tactic::BestFirst if entrant.shared => {
                         let crew = crew.expect("a shared search has a crew");
                         let frontier = crew.frontier.as_ref().expect("the search's frontier");
-                        frontier.leave(&crew.table);
+                        entrant.quit(crew);
                         *entrant = Entrant::sharing(Tactic::Full, seat != Some(0));
                         if let Err(stop) = frontier.wait_emptied(&search) {
                             break (Verdict::Unknown, Some(stop), Vec::new());
@@ -670,10 +689,8 @@ fn take_turns<G: Game>(
         }
         // A thread that stops still in the crew's best-first search leaves
         // it, so that walks waiting to take its place are not kept waiting.
-        if let Some(frontier) = &crew.frontier
-            && (rotation.iter()).any(|e| e.shared && e.tactic == Tactic::BestFirst)
-        {
-            frontier.leave(&crew.table);
+        for entrant in &mut rotation {
+            entrant.quit(crew);
         }
     }
     Report {
@@ -830,8 +847,8 @@ pub fn solve_parallel<G: Game>(
         true => vec![tactics.clone()],
         false => (0..threads)
             .map(|thread| {
-                let first = (sharing || thread == 0).then_some(*prover);
-                let offset = usize::from(!sharing);
+                let first = (walking || thread == 0).then_some(*prover);
+                let offset = usize::from(!walking);
                 let theirs = (others.iter().enumerate())
                     .filter(|(i, _)| (i + offset) % threads == thread)
                     .map(|(_, &tactic)| tactic);
@@ -839,7 +856,11 @@ pub fn solve_parallel<G: Game>(
             })
             .collect(),
     };
-    dealt.retain(|tactics| !tactics.is_empty());
+    // A thread with no tactic of its own joins the shared best-first
+    // search at once (see [`take_turns`]).
+    if !pooling {
+        dealt.retain(|tactics| !tactics.is_empty());
+    }
     let spawned = dealt.len() as u64;
     let table = SharedTable::new(if sharing { share } else { 0 });
     let frontier = pooling.then(|| {
@@ -1556,8 +1577,8 @@ mod tests {
         }
     }
 
-    /// A shared best-first search past its room stops on every thread, the
-    /// last thread to leave empties the table, and none before.
+    /// A shared best-first search past its room stops on every thread, and
+    /// the last member to leave empties the table, none before.
     #[test]
     fn a_full_shared_best_first_search_empties_its_table_for_the_walks() {
         let walk: Walk<true> = Walk::line(100_000, 100_000, 0);
@@ -1566,17 +1587,21 @@ mod tests {
         table.visit(walk.key(&0), walk.key(&0).table_hash());
         let frontier = Frontier::new(&walk, 0, 2);
         let mut search = Search::new(&walk, &limits);
+        let mut second = SharedBestFirst::new(1, 1 << 30);
+        search.turn_end = 10;
+        let end = second.resume(&mut search, &frontier, &mut SharedView::new(&table));
+        assert!(matches!(end, End::OutOfNodes), "a member now");
+        search.turn_end = u64::MAX;
         let mut first = SharedBestFirst::new(0, 4096);
         let end = first.resume(&mut search, &frontier, &mut SharedView::new(&table));
         assert!(matches!(end, End::OutOfRoom));
         assert!(search.nodes < 100_000);
-        let mut second = SharedBestFirst::new(1, 1 << 30);
+        first.quit(&frontier, &table);
+        let (visit, _) = table.visit(walk.key(&1), walk.key(&1).table_hash());
+        assert_ne!(visit, shared::Visit::Fresh, "kept while a member is in");
         let end = second.resume(&mut search, &frontier, &mut SharedView::new(&table));
         assert!(matches!(end, End::OutOfRoom), "the search is full for all");
-        frontier.leave(&table);
-        let (visit, _) = table.visit(walk.key(&1), walk.key(&1).table_hash());
-        assert_ne!(visit, shared::Visit::Fresh, "kept while a thread is in");
-        frontier.leave(&table);
+        second.quit(&frontier, &table);
         assert!(frontier.wait_emptied(&search).is_ok());
         let (visit, _) = table.visit(walk.key(&1), walk.key(&1).table_hash());
         assert_eq!(
