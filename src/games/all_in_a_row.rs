@@ -18,6 +18,7 @@ use crate::games::Layout;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::all_in_a_row::AllInARowRules;
+use crate::search::SpareBitKey;
 
 pub const LAYOUT: Layout = Layout {
     decks: 1,
@@ -281,7 +282,7 @@ fn pile_scores(ranks: &[[u8; DEPTH]; PILES]) -> [[u32; DEPTH + 1]; PILES] {
 impl Game for AllInARow {
     const ACYCLIC: bool = true;
     type State = State;
-    type Key = u64;
+    type Key = SpareBitKey<62>;
     type Move = Take;
 
     fn new(board: &Board) -> Result<AllInARow, BoardError> {
@@ -329,10 +330,13 @@ impl Game for AllInARow {
     /// for empty) and the freezes (24 bits): exact, since the cards left
     /// and the future moves follow from them. A freeze needs no height: the
     /// pile it waits on is one card above its release until it moves. The
-    /// top bit is always set, so no key is the table's empty slot.
-    fn key(&self, state: &State) -> u64 {
+    /// top bit is always set, so no key is the table's empty slot; bits 59
+    /// to 62 never are, and the shared table keeps its mark in bit 62.
+    fn key(&self, state: &State) -> SpareBitKey<62> {
         let rank = state.top.map_or(0, |c| c.rank().get() as u64);
-        1 << 63 | state.heights5 as u64 | rank << 31 | (state.frozen.codes as u64) << 35
+        SpareBitKey(
+            1 << 63 | state.heights5 as u64 | rank << 31 | (state.frozen.codes as u64) << 35,
+        )
     }
 
     fn is_won(&self, state: &State) -> bool {

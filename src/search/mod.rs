@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-pub use table::{Table, TableKey, Tables};
+pub use table::{SpareBitKey, Table, TableKey, Tables};
 
 use crate::game::Game;
 use crate::notation;
@@ -713,7 +713,8 @@ struct Crew<G: Game> {
     /// The tactic every thread takes a share in, if any: the full walk or
     /// best-first search.
     prover: Option<Tactic>,
-    /// Threads whose full walks share `table`.
+    /// Threads whose full walks share `table`: every thread, where walks
+    /// may take the place of a shared best-first search.
     walkers: usize,
     /// The full walks' table, or the table of the positions queued by the
     /// best-first search.

@@ -55,7 +55,7 @@ const SPINS: u32 = 64;
 const YIELDS: u32 = 64;
 
 /// One size of the table: slot `i` is `words[i * stride]`, its guard,
-/// then the key's words.
+/// then the key's words; or, packed, the key's one word with its mark.
 struct Slots<K: TableKey> {
     words: Box<[AtomicU64]>,
     stride: usize,
@@ -77,8 +77,27 @@ enum Read {
 }
 
 impl<K: TableKey> Slots<K> {
+    /// The bit of a slot's one word that says done, where the key is one
+    /// word with a bit to spare ([`TableKey::SPARE_BIT`]): the slot is then
+    /// that word alone, the key and the mark, read and written whole, and
+    /// needs no guard. (All in a Row's slots take half the memory so; its
+    /// hard deals fault in and wait on half as many pages.)
+    const PACKED: Option<u64> = match (K::WORDS, K::SPARE_BIT) {
+        (1, Some(bit)) => Some(bit),
+        _ => None,
+    };
+
+    /// The bit of a guard, or of a packed slot, that says done.
+    const DONE_BIT: u64 = match Self::PACKED {
+        Some(bit) => bit,
+        None => DONE,
+    };
+
     fn new(bits: u32) -> Slots<K> {
-        let stride = K::WORDS + 1;
+        let stride = match Self::PACKED {
+            Some(_) => 1,
+            None => K::WORDS + 1,
+        };
         Slots {
             words: zeroed_atomics((1usize << bits) * stride),
             stride,
@@ -105,6 +124,15 @@ impl<K: TableKey> Slots<K> {
     /// `Err(true)` for an empty slot, `Err(false)` for a torn one.
     fn snapshot(&self, slot: usize) -> Result<([u64; MAX_WORDS], u64), bool> {
         let guard = self.guard(slot).load(Ordering::Acquire);
+        if let Some(done) = Self::PACKED {
+            let mut words = [0; MAX_WORDS];
+            words[0] = guard & !done;
+            return if guard == 0 {
+                Err(true)
+            } else {
+                Ok((words, guard))
+            };
+        }
         if guard == 0 || guard & WRITING != 0 {
             return Err(guard == 0);
         }
@@ -140,6 +168,16 @@ impl<K: TableKey> Slots<K> {
     /// Writes `key` into `slot` if its guard is still `guard`; `false` if
     /// another thread got there first.
     fn write(&self, slot: usize, guard: u64, key: &K, done: bool) -> bool {
+        if let Some(bit) = Self::PACKED {
+            let word = key.word(0) | if done { bit } else { 0 };
+            let swapped = self.guard(slot).compare_exchange(
+                guard,
+                word,
+                Ordering::Release,
+                Ordering::Relaxed,
+            );
+            return swapped.is_ok();
+        }
         let claimed = self.guard(slot).compare_exchange(
             guard,
             guard | WRITING,
@@ -183,7 +221,7 @@ impl<K: TableKey> Slots<K> {
     fn find(&self, key: &K, hash: u64) -> Option<Visit> {
         for slot in self.window(hash) {
             match self.settled(slot, key) {
-                Read::Same(guard) => return Some(visit_of(guard)),
+                Read::Same(guard) => return Some(Self::visit_of(guard)),
                 Read::Empty => return None,
                 Read::Other | Read::Torn => {}
             }
@@ -203,7 +241,7 @@ impl<K: TableKey> Slots<K> {
                             return (Visit::Fresh, true);
                         }
                     }
-                    Read::Same(guard) => return (visit_of(guard), false),
+                    Read::Same(guard) => return (Self::visit_of(guard), false),
                     Read::Other | Read::Torn => break,
                 }
             }
@@ -211,7 +249,7 @@ impl<K: TableKey> Slots<K> {
         forgot.store(true, Ordering::Relaxed);
         let home = self.home_of(hash);
         let guard = self.guard(home).load(Ordering::Relaxed);
-        if guard & WRITING == 0 {
+        if Self::PACKED.is_some() || guard & WRITING == 0 {
             self.write(home, guard, key, done);
         }
         (Visit::Fresh, false)
@@ -225,7 +263,7 @@ impl<K: TableKey> Slots<K> {
                     // for last a little longer; it is not worth a retry.
                     let _ = self.guard(slot).compare_exchange(
                         guard,
-                        guard | DONE,
+                        guard | Self::DONE_BIT,
                         Ordering::Release,
                         Ordering::Relaxed,
                     );
@@ -240,12 +278,16 @@ impl<K: TableKey> Slots<K> {
     fn bytes(&self) -> usize {
         self.words.len() * size_of::<AtomicU64>()
     }
-}
 
-fn visit_of(guard: u64) -> Visit {
-    match guard & DONE {
-        0 => Visit::Busy,
-        _ => Visit::Seen,
+    fn is_done(guard: u64) -> bool {
+        guard & Self::DONE_BIT != 0
+    }
+
+    fn visit_of(guard: u64) -> Visit {
+        match Self::is_done(guard) {
+            false => Visit::Busy,
+            true => Visit::Seen,
+        }
     }
 }
 
@@ -396,7 +438,7 @@ impl<K: TableKey> SharedTable<K> {
         let mut copied = 0;
         for slot in 0..old.len() {
             if let Some((key, guard)) = old.entry(slot) {
-                let done = guard & DONE != 0;
+                let done = Slots::<K>::is_done(guard);
                 copied += new.visit(&key, key.table_hash(), done, &self.forgot).1 as usize;
             }
         }
@@ -494,6 +536,7 @@ pub(super) fn zeroed_atomics(len: usize) -> Box<[AtomicU64]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::SpareBitKey;
     use std::sync::Barrier;
 
     fn hash<K: TableKey>(key: K) -> u64 {
@@ -535,6 +578,43 @@ mod tests {
             assert_eq!(table.visit(k, hash(k)), (kept, false), "{k}");
         }
         assert!(table.bytes() <= 1 << 20);
+    }
+
+    /// A key with a spare bit takes one word a slot, which holds its mark
+    /// too: keys and marks survive growing, and a key read back never has
+    /// the mark in it.
+    #[test]
+    fn a_packed_slot_keeps_its_key_and_mark_in_one_word() {
+        let key = |k: u64| SpareBitKey::<62>(k | 1 << 63);
+        let table = SharedTable::new(1 << 20);
+        assert_eq!(table.size(0).bytes(), 4096 * 8, "one word a slot");
+        for k in 1..=20_000u64 {
+            let (visit, filled) = table.visit(key(k), hash(key(k)));
+            assert_eq!(visit, Visit::Fresh);
+            table.filled(filled as usize);
+            if k % 3 == 0 {
+                table.finish(key(k), hash(key(k)));
+            }
+        }
+        assert!(table.current.load(Ordering::Relaxed) >= 2, "grown");
+        for k in 1..=20_000u64 {
+            let kept = if k % 3 == 0 { Visit::Seen } else { Visit::Busy };
+            assert_eq!(table.visit(key(k), hash(key(k))), (kept, false), "{k}");
+        }
+        let size = table.size(table.current.load(Ordering::Relaxed));
+        let marked = (0..size.len()).filter_map(|slot| size.entry(slot));
+        assert!(marked.clone().count() == 20_000);
+        assert!(
+            marked
+                .clone()
+                .all(|(k, _)| k.0 & 1 << 62 == 0 && k.0 >> 63 == 1)
+        );
+        assert_eq!(
+            marked
+                .filter(|&(_, guard)| Slots::<SpareBitKey<62>>::is_done(guard))
+                .count(),
+            6_666
+        );
     }
 
     /// A table of 1024 slots given 50,000 keys forgets most, and says so,
@@ -591,7 +671,12 @@ mod tests {
     /// put to sleep (or the table dropped it), never to neither.
     #[test]
     fn no_position_is_stale_to_both_threads() {
-        let table = SharedTable::<[u64; 2]>::new(64 << 20);
+        stale_to_neither(|k| [k, k.wrapping_mul(31)]);
+        stale_to_neither(|k| SpareBitKey::<62>(k.wrapping_mul(31) & !(1 << 62) | 1 << 63));
+    }
+
+    fn stale_to_neither<K: TableKey + Send + Sync>(key_of: impl Fn(u64) -> K + Sync) {
+        let table = SharedTable::<K>::new(64 << 20);
         let start = Barrier::new(2);
         let fresh: Vec<Vec<bool>> = std::thread::scope(|s| {
             let threads: Vec<_> = (0..2)
@@ -600,7 +685,7 @@ mod tests {
                         start.wait();
                         (1..=100_000u64)
                             .map(|k| {
-                                let key = [k, k.wrapping_mul(31)];
+                                let key = key_of(k);
                                 let (visit, filled) = table.visit(key, hash(key));
                                 table.filled(filled as usize);
                                 visit == Visit::Fresh

@@ -24,6 +24,11 @@ pub trait TableKey: Copy + Eq + std::hash::Hash {
     /// A well-mixed hash; the table indexes with its high bits.
     fn table_hash(&self) -> u64;
 
+    /// A bit no key ever sets, if the key is one word and has one: the
+    /// shared table then keeps a slot in that one word (see
+    /// [`super::shared`]).
+    const SPARE_BIT: Option<u64> = None;
+
     /// Whether two keys are equal: `==`, which for arrays of words calls
     /// `memcmp`, and each probe of the table compares keys.
     fn same(&self, other: &Self) -> bool {
@@ -46,6 +51,29 @@ impl TableKey for u64 {
     fn table_hash(&self) -> u64 {
         let k = *self ^ (*self >> 32);
         k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// A one-word key in which bit `SPARE` is never set, as a game promises
+/// (All in a Row's): the shared table keeps its slots in one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SpareBitKey<const SPARE: u32>(pub u64);
+
+impl<const SPARE: u32> TableKey for SpareBitKey<SPARE> {
+    const EMPTY: SpareBitKey<SPARE> = SpareBitKey(0);
+    const WORDS: usize = 1;
+    const SPARE_BIT: Option<u64> = Some(1 << SPARE);
+
+    fn word(&self, _: usize) -> u64 {
+        self.0
+    }
+
+    fn from_words(words: &[u64]) -> SpareBitKey<SPARE> {
+        SpareBitKey(words[0])
+    }
+
+    fn table_hash(&self) -> u64 {
+        self.0.table_hash()
     }
 }
 
