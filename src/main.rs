@@ -74,9 +74,11 @@ enum Command {
         #[arg(long, value_name = "TACTIC")]
         tactic: Option<Tactic>,
         /// Threads to search with [default: all cores]. The full walks
-        /// share one table within `--memory`; the game's other tactics are
-        /// dealt out among the threads, and a beam plays its rollouts on
-        /// all of them. Node counts then differ from run to run; `--threads
+        /// share one table within `--memory`, and so does Raglan's
+        /// best-first search, with one queue (a thread with tactics of its
+        /// own joins it once they end); the game's other tactics are dealt
+        /// out among the threads, and a beam plays its rollouts on all of
+        /// them. Node counts then differ from run to run; `--threads
         /// 1` repeats exactly. Under a `--memory` too small for the deal,
         /// one thread is faster: once the shared table forgets often, one
         /// walk leaves it to the others, but it holds fewer positions than
