@@ -8,6 +8,8 @@ table of the median times and the speed-ups. Run from the repository's
 root after `cargo build --release`, on an idle machine:
 
     python3 results/threads/hard_deals.py > results/threads/hard-deals.csv
+
+Games named as arguments are measured alone, e.g. `hard_deals.py raglan`.
 """
 
 import csv
@@ -41,7 +43,7 @@ def main():
     out = csv.writer(sys.stdout)
     out.writerow(["game", "deal", "threads", "run", "verdict", "nodes", "micros"])
     medians = {}
-    for game in GAMES:
+    for game in sys.argv[1:] or GAMES:
         for deal in slowest(game):
             for threads in (1, 2):
                 times = []
