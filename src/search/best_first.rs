@@ -191,8 +191,8 @@ pub(super) struct BestFirst<G: Game> {
     /// kept here, not expanded, when the turn ran out of nodes first.
     pending: Option<(G::State, u32, Option<G::Move>)>,
     moves: Vec<G::Move>,
-    /// Each child with its key, the key's hash and its score.
-    children: Vec<(G::State, G::Key, u64, i32)>,
+    /// Each child with its key and the key's hash.
+    children: Vec<(G::State, G::Key, u64)>,
     /// The hints of the positions queued by a search led by rollouts.
     hints: AHashMap<G::Key, Hint<G::Move>>,
     /// The narrowing level, 0 for every move.
@@ -264,41 +264,21 @@ impl<G: Game> BestFirst<G> {
             if game.is_dead_end(&state) {
                 continue;
             }
-            self.moves.clear();
-            let ask = Ask {
-                narrowing: self.narrowing,
-                ordered: false,
-            };
-            game.moves(&state, mv, ask, &mut self.moves);
-            // Each child's key first, its table slot fetched meanwhile, so
-            // the cache misses of the lookups overlap: waiting on them one by
-            // one took a tenth of the time.
-            self.children.clear();
-            for &mv in &self.moves {
-                let child = game.play(&state, mv);
-                if game.is_won(&child) {
-                    search.best = game.cards_home(&child);
-                    return End::Won(super::line(game, &self.closed, id, mv, &[]));
-                }
-                let key = game.key(&child);
-                let hash = table.prefetch(key);
-                let score = match self.rollout {
-                    Some(_) => 0,
-                    None => game.score(&child),
-                };
-                self.children.push((child, key, hash, score));
+            let (moves, children) = (&mut self.moves, &mut self.children);
+            if let Some(mv) = expand(search, &state, mv, self.narrowing, table, moves, children) {
+                return End::Won(super::line(game, &self.closed, id, mv, &[]));
             }
             let known = match self.rollout {
                 Some(_) => self.hints.remove(&game.key(&state)),
                 None => None,
             };
             for i in 0..self.moves.len() {
-                let (mv, (state, key, hash, score)) = (self.moves[i], self.children[i]);
+                let (mv, (state, key, hash)) = (self.moves[i], self.children[i]);
                 if !table.insert_hashed(key, hash) {
                     continue;
                 }
                 let score = match &mut self.rollout {
-                    None => score,
+                    None => game.score(&state),
                     Some(_) if known.is_some_and(|k| k.line.starts_with(mv)) => {
                         let known = known.expect("the hint was read");
                         let (score, line) = (known.score, known.line.rest());
@@ -331,6 +311,41 @@ impl<G: Game> BestFirst<G> {
             + self.open.bytes()
             + self.rollout.as_ref().map_or(0, Rollout::bytes)
     }
+}
+
+/// Puts the moves from `state` (reached by `last`) in `moves`, and in
+/// `children` the positions they lead to with their keys and the keys'
+/// hashes; gives a move that wins at once, if there is one. Each child's
+/// key is worked out first, its table slot fetched meanwhile, so that the
+/// cache misses of the lookups that follow overlap: waiting on them one by
+/// one took a tenth of the time.
+fn expand<G: Game>(
+    search: &mut Search<G>,
+    state: &G::State,
+    last: Option<G::Move>,
+    narrowing: u32,
+    table: &impl Visited<G::Key>,
+    moves: &mut Vec<G::Move>,
+    children: &mut Vec<(G::State, G::Key, u64)>,
+) -> Option<G::Move> {
+    let game = search.game;
+    moves.clear();
+    let ask = Ask {
+        narrowing,
+        ordered: false,
+    };
+    game.moves(state, last, ask, moves);
+    children.clear();
+    for &mv in moves.iter() {
+        let child = game.play(state, mv);
+        if game.is_won(&child) {
+            search.best = game.cards_home(&child);
+            return Some(mv);
+        }
+        let key = game.key(&child);
+        children.push((child, key, table.prefetch(key)));
+    }
+    None
 }
 
 /// How many positions a thread of a shared best-first search takes from
@@ -549,23 +564,10 @@ impl<G: Game> SharedBestFirst<G> {
             if game.is_dead_end(&state) {
                 continue;
             }
-            self.moves.clear();
-            let ask = Ask {
-                ordered: false,
-                ..Ask::FULL
-            };
-            game.moves(&state, mv, ask, &mut self.moves);
-            self.children.clear();
-            for &mv in &self.moves {
-                let child = game.play(&state, mv);
-                if game.is_won(&child) {
-                    search.best = game.cards_home(&child);
-                    self.flush(frontier);
-                    return End::Won(frontier.line(game, id, mv));
-                }
-                let key = game.key(&child);
-                let hash = table.prefetch(key);
-                self.children.push((child, key, hash));
+            let (moves, children) = (&mut self.moves, &mut self.children);
+            if let Some(mv) = expand(search, &state, mv, 0, table, moves, children) {
+                self.flush(frontier);
+                return End::Won(frontier.line(game, id, mv));
             }
             for (&mv, &(child, key, hash)) in self.moves.iter().zip(&self.children) {
                 if table.visit(key, hash) == Visit::Fresh {
