@@ -392,7 +392,8 @@ pub(super) struct Frontier<G: Game> {
     closed: Box<[Mutex<Expanded<G>>]>,
     /// Bytes the lists in `closed` take, room to grow included.
     closed_bytes: AtomicUsize,
-    /// Set once every thread has left the search and the table is empty.
+    /// Set once the search is full, every member has left it and the
+    /// table is empty.
     emptied: AtomicBool,
 }
 
