@@ -334,7 +334,7 @@ impl Game for AllInARow {
     /// to 62 never are, and the shared table keeps its mark in bit 62.
     fn key(&self, state: &State) -> SpareBitKey<62> {
         let rank = state.top.map_or(0, |c| c.rank().get() as u64);
-        SpareBitKey(
+        SpareBitKey::new(
             1 << 63 | state.heights5 as u64 | rank << 31 | (state.frozen.codes as u64) << 35,
         )
     }

@@ -1115,6 +1115,16 @@ mod tests {
                 ring: false,
             }
         }
+
+        /// Positions `0..=last` on a ring, with no goal and no wall.
+        fn ring(last: u64) -> Walk<BEST, FREE, ROUND> {
+            Walk {
+                last,
+                goal: None,
+                wall: None,
+                ring: true,
+            }
+        }
     }
 
     impl<const BEST: bool, const FREE: bool, const ROUND: bool> Game for Walk<BEST, FREE, ROUND> {
@@ -1315,12 +1325,7 @@ mod tests {
     /// and the attempt would run on to the ring's end past its 4 KiB.
     #[test]
     fn a_search_led_by_rollouts_past_its_memory_gives_up() {
-        let ring: Walk = Walk {
-            last: 2046,
-            goal: None,
-            wall: None,
-            ring: true,
-        };
+        let ring: Walk = Walk::ring(2046);
         let limits = Limits::default();
         let mut search = Search::new(&ring, &limits);
         let mut table = Table::new(1 << 20);
@@ -1404,12 +1409,7 @@ mod tests {
     /// again and again, until the path outgrew its cap.
     #[test]
     fn the_path_guard_ends_a_cycle_the_table_forgot() {
-        let ring = Walk {
-            last: 199_999,
-            goal: None,
-            wall: None,
-            ring: true,
-        };
+        let ring = Walk::ring(199_999);
         let report = solve_walk(ring, 64 << 10);
         assert_eq!(report.verdict, Verdict::Lost, "{:?}", report.stop);
     }
@@ -1463,12 +1463,7 @@ mod tests {
     /// on two threads sharing the small table.
     #[test]
     fn the_path_guard_ends_a_cycle_the_shared_table_forgot() {
-        let ring = Walk {
-            last: 199_999,
-            goal: None,
-            wall: None,
-            ring: true,
-        };
+        let ring = Walk::ring(199_999);
         let report = solve_walk_on(ring, 2, 64 << 10);
         assert_eq!(report.verdict, Verdict::Lost, "{:?}", report.stop);
     }
@@ -1524,12 +1519,7 @@ mod tests {
     /// each run).
     #[test]
     fn a_walk_that_leaves_a_forgetting_table_keeps_the_verdicts() {
-        let ring = || Walk {
-            last: 49_999,
-            goal: None,
-            wall: None,
-            ring: true,
-        };
+        let ring = || Walk::ring(49_999);
         for run in 0..10 {
             let threads = 2 + run % 3;
             let won = solve_walk_on(Walk::line(50_000, 40_000, 50_000), threads, 16 << 10);
@@ -1547,32 +1537,18 @@ mod tests {
     /// tactics, the narrowed walks taking turns on some threads.
     #[test]
     fn a_best_first_search_shared_by_several_threads_keeps_the_verdicts() {
-        let ring = Walk::<true> {
-            last: 9_999,
-            goal: None,
-            wall: None,
-            ring: true,
-        };
+        let ring = Walk::<true>::ring(9_999);
         for run in 0..6 {
             let threads = 2 + run % 3;
             let limits = Limits::default();
             for tactic in [Some(Tactic::BestFirst), None] {
-                let won = solve_parallel(
-                    &Walk::<true>::line(10_000, 9_000, 20),
-                    &limits,
-                    threads,
-                    tactic,
-                );
+                let solve = |walk: &Walk<true>| solve_parallel(walk, &limits, threads, tactic);
+                let won = solve(&Walk::line(10_000, 9_000, 20));
                 assert_eq!(won.verdict, Verdict::Won, "{threads} threads");
-                let lost = solve_parallel(
-                    &Walk::<true>::line(10_000, 20_000, 20),
-                    &limits,
-                    threads,
-                    tactic,
-                );
+                let lost = solve(&Walk::line(10_000, 20_000, 20));
                 assert_eq!(lost.verdict, Verdict::Lost, "{threads} threads");
                 assert!(lost.nodes >= 10_001, "every position expanded");
-                let lost = solve_parallel(&ring, &limits, threads, tactic);
+                let lost = solve(&ring);
                 assert_eq!(lost.verdict, Verdict::Lost, "{threads} threads");
             }
         }

@@ -595,7 +595,7 @@ mod tests {
     /// the mark in it.
     #[test]
     fn a_packed_slot_keeps_its_key_and_mark_in_one_word() {
-        let key = |k: u64| SpareBitKey::<62>(k | 1 << 63);
+        let key = |k: u64| SpareBitKey::<62>::new(k | 1 << 63);
         let table = SharedTable::new(1 << 20);
         assert_eq!(table.size(0).bytes(), 4096 * 8, "one word a slot");
         for k in 1..=20_000u64 {
@@ -617,7 +617,7 @@ mod tests {
         assert!(
             marked
                 .clone()
-                .all(|(k, _)| k.0 & 1 << 62 == 0 && k.0 >> 63 == 1)
+                .all(|(k, _)| k.word(0) & 1 << 62 == 0 && k.word(0) >> 63 == 1)
         );
         assert_eq!(
             marked
@@ -714,7 +714,7 @@ mod tests {
     #[test]
     fn no_position_is_stale_to_both_threads() {
         stale_to_neither(|k| [k, k.wrapping_mul(31)]);
-        stale_to_neither(|k| SpareBitKey::<62>(k.wrapping_mul(31) & !(1 << 62) | 1 << 63));
+        stale_to_neither(|k| SpareBitKey::<62>::new(k.wrapping_mul(31) & !(1 << 62) | 1 << 63));
     }
 
     fn stale_to_neither<K: TableKey + Send + Sync>(key_of: impl Fn(u64) -> K + Sync) {

@@ -55,9 +55,21 @@ impl TableKey for u64 {
 }
 
 /// A one-word key in which bit `SPARE` is never set, as a game promises
-/// (All in a Row's): the shared table keeps its slots in one word.
+/// (All in a Row's): the shared table keeps its slots in one word, with
+/// its mark in that bit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SpareBitKey<const SPARE: u32>(pub u64);
+pub struct SpareBitKey<const SPARE: u32>(u64);
+
+impl<const SPARE: u32> SpareBitKey<SPARE> {
+    /// The key `word`, which must leave bit `SPARE` clear: a key with it
+    /// set would read back as another key, once the table stripped its
+    /// mark.
+    #[inline]
+    pub const fn new(word: u64) -> SpareBitKey<SPARE> {
+        debug_assert!(word & 1 << SPARE == 0, "a key sets its spare bit");
+        SpareBitKey(word)
+    }
+}
 
 impl<const SPARE: u32> TableKey for SpareBitKey<SPARE> {
     const EMPTY: SpareBitKey<SPARE> = SpareBitKey(0);
@@ -425,6 +437,15 @@ impl<K: TableKey> Tables<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key that sets its spare bit is refused where it is made (in
+    /// builds with debug checks: the key is made at every position).
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "spare bit")]
+    fn a_key_may_not_set_its_spare_bit() {
+        let _ = SpareBitKey::<62>::new(1 << 62 | 1);
+    }
 
     #[test]
     fn remembers_what_it_was_given() {
