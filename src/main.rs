@@ -212,8 +212,7 @@ impl LimitArgs {
             max_nodes: self.max_nodes,
             timeout: self.timeout,
             memory: self.memory,
-            cancel: None,
-            progress: None,
+            ..Limits::default()
         }
     }
 }
@@ -458,6 +457,7 @@ fn report_json(game: GameKind, label: &str, report: &Report) -> serde_json::Valu
         "table_bytes": report.table_bytes,
         "best": report.best,
         "micros": report.elapsed.as_micros() as u64,
+        "decided_by": report.decided_by.map(|tactic| tactic.to_string()),
     })
 }
 
@@ -465,9 +465,15 @@ fn report_json(game: GameKind, label: &str, report: &Report) -> serde_json::Valu
 /// comments so the whole output is a valid move list.
 fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) -> String {
     let mut out = format!("# {game}, {label}\n");
+    let by = match report.decided_by {
+        Some(tactic) => format!(", by {tactic}"),
+        None => String::new(),
+    };
     match report.verdict {
-        Verdict::Won => out += &format!("# won in {} moves\n", report.moves.len()),
-        Verdict::Lost => out += "# lost: every reachable position was searched, none wins\n",
+        Verdict::Won => out += &format!("# won in {} moves{by}\n", report.moves.len()),
+        Verdict::Lost => {
+            out += &format!("# lost: every reachable position was searched, none wins{by}\n")
+        }
         Verdict::Unknown => {
             let why = match report.stop {
                 Some(search::Stop::MaxNodes) => format!(

@@ -434,7 +434,7 @@ fn a_dealt_board_solves_from_standard_input() {
     assert!(piped.contains("standard input"), "{piped}");
     // One thread: on more, the walks race, and the line found may differ.
     let direct = stdout_of(patience().args(["solve", GAME, "7", "--threads", "1"]));
-    assert!(direct.contains("# won in 52 moves"), "{direct}");
+    assert!(direct.contains("# won in 52 moves, by full"), "{direct}");
     assert_eq!(move_lines(&piped), move_lines(&direct));
 }
 
@@ -444,6 +444,7 @@ fn a_dealt_board_solves_from_standard_input() {
 fn solve_on_two_threads_wins_with_moves_that_verify() {
     let report = solve_json(&["--pysol", WON_PYSOL], &["--threads", "2"]);
     assert_eq!(verdict(&report), "won", "{report}");
+    assert_eq!(report["decided_by"], "full", "{report}");
     verify_pysol(WON_PYSOL, &json_moves(&report))
         .success()
         .stdout(predicate::str::starts_with("won"));

@@ -103,3 +103,38 @@ fn a_best_first_search_shared_by_the_threads_agrees() {
         assert!(won >= 20 && lost >= 10, "{won} won, {lost} lost");
     }
 }
+
+/// Raglan's best-first search given too little room (a floor far below
+/// the CLI's): it stops, and full walks take its place in its table, on
+/// one thread and, shared, on two and three, where each thread must first
+/// leave the shared search and the last one empty the table before any
+/// walk starts (were it never emptied, every thread would wait to the
+/// timeout: checked). The walks prove the losses and find the wins;
+/// `decided_by` tells it was they that did. The wins are deals whose walks
+/// win within the small room on that many threads in every run tried.
+#[test]
+fn a_best_first_search_out_of_room_hands_its_deals_to_walks() {
+    let limits = Limits {
+        memory: 512 << 10,
+        room_floor: 512 << 10,
+        timeout: Some(std::time::Duration::from_secs(10)),
+        ..Limits::default()
+    };
+    let lost = [411, 873, 1474].map(|n| (n, Verdict::Lost));
+    let won = |deals: &[u64]| deals.iter().map(|&n| (n, Verdict::Won)).collect::<Vec<_>>();
+    for (threads, wins) in [
+        (1, won(&[137])),
+        (2, won(&[172, 199])),
+        (3, won(&[172, 199])),
+    ] {
+        for &(n, verdict) in lost.iter().chain(&wins) {
+            let board = GameKind::Raglan.deal(DealNumber::Numbered(n)).unwrap();
+            let report = (GameKind::Raglan)
+                .solve_with(&board, &limits, Some(Tactic::BestFirst), threads)
+                .unwrap();
+            let at = format!("deal {n}, {threads} threads");
+            assert_eq!(report.verdict, verdict, "{at}");
+            assert_eq!(report.decided_by, Some(Tactic::Full), "{at}");
+        }
+    }
+}

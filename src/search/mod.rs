@@ -92,8 +92,13 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     pub timeout: Option<Duration>,
     /// The table's cap in bytes; the path being searched may take as much
-    /// again, or 64 MiB (see [`solve`]).
+    /// again, or `room_floor` (see [`solve`]).
     pub memory: usize,
+    /// The least room an attempt has besides its table, whatever its share
+    /// of `memory`: a small table should make a search forget positions,
+    /// not stop it after a few dozen moves. 64 MiB by default; tests lower
+    /// it to drive a search past its room on a small deal.
+    pub room_floor: usize,
     /// Set from outside (Ctrl-C) to stop the search.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Where the search tells how far it got, every [`CHECK_EVERY`] nodes
@@ -124,12 +129,16 @@ impl Progress {
 /// within a 24 GiB machine even with one table per core.
 pub const DEFAULT_MEMORY: usize = 1 << 30;
 
+/// The default [`Limits::room_floor`].
+pub const DEFAULT_ROOM_FLOOR: usize = 64 << 20;
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_nodes: None,
             timeout: None,
             memory: DEFAULT_MEMORY,
+            room_floor: DEFAULT_ROOM_FLOOR,
             cancel: None,
             progress: None,
         }
@@ -198,6 +207,10 @@ pub struct Report {
     /// Most cards the search got onto the foundations.
     pub best: u32,
     pub elapsed: Duration,
+    /// The tactic that won or proved the loss. A Raglan loss proven by
+    /// `full` tells that best-first search outgrew its memory and walks
+    /// took its place.
+    pub decided_by: Option<Tactic>,
 }
 
 /// How often, in nodes, the clock and the cancel flag are read.
@@ -231,10 +244,6 @@ const TURN_GROWTH: u64 = 3;
 /// the hard wins. Simulated as for `TURN_GROWTH`: 1.1, 20.2 and 10.3 s
 /// with 1; 1.0, 19.3 and 10.8 s with 2; 1.1, 18.8 and 11.0 s with 3.
 const BEST_FIRST_WEIGHT: u64 = 2;
-
-/// The path's own floor: a small table should make a search forget
-/// positions, not stop it after a few dozen moves.
-const MIN_PATH_BYTES: usize = 64 << 20;
 
 /// How one attempt searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,6 +286,19 @@ impl std::str::FromStr for Tactic {
                 };
                 level_of(level).map(tactic)
             }
+        }
+    }
+}
+
+impl std::fmt::Display for Tactic {
+    /// The name `--tactic` takes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tactic::BestFirst => write!(f, "best-first"),
+            Tactic::Full => write!(f, "full"),
+            Tactic::Narrowed(level) => write!(f, "narrowed-{level}"),
+            Tactic::Rollouts(level) => write!(f, "rollouts-{level}"),
+            Tactic::Beam(level) => write!(f, "beam-{level}"),
         }
     }
 }
@@ -501,7 +523,7 @@ fn budgeted<G: Game>(
 /// position with its moves and the positions they lead to (in Raglan,
 /// hundreds of thousands of positions long), best-first search every
 /// position it expanded and queued. Each may take as many bytes as its
-/// table's share, or `MIN_PATH_BYTES` if that is more (a walk no more than
+/// table's share, or [`Limits::room_floor`] if that is more (a walk no more than
 /// [`Game::MAX_PATH_BYTES`]); past that a walk
 /// gives up its place and the others go on (in Alexandria the full walk's
 /// path outgrew a quarter of the default cap within a second, while the
@@ -566,6 +588,8 @@ fn take_turns<G: Game>(
     search.best = game.cards_home(&root);
     let (mut turns, mut table_peak) = (0, 0);
     let mut prover_out_of_room = false;
+    // The tactic of the last turn taken: the one that decided, if any did.
+    let mut last = None;
     let narrower = |level| {
         move |kept| match kept {
             Tactic::Narrowed(other) | Tactic::Rollouts(other) => other <= level,
@@ -602,6 +626,7 @@ fn take_turns<G: Game>(
             let at = turns as usize % rotation.len();
             let round_ends = at + 1 == rotation.len();
             let entrant = &mut rotation[at];
+            last = Some(entrant.tactic);
             turns += 1;
             let allowance = budget.saturating_mul(entrant.tactic.weight::<G>());
             if round_ends || !G::GROWTH_BY_ROUND {
@@ -613,13 +638,13 @@ fn take_turns<G: Game>(
                         Tactic::BestFirst => crew.table.cap(),
                         _ => crew.table.cap() / crew.walkers,
                     };
-                    let room = room.max(MIN_PATH_BYTES);
+                    let room = room.max(search.limits.room_floor);
                     let thread = seat.expect("a crew's thread has a seat");
                     entrant.turn_shared(&mut search, crew, thread, allowance, room)
                 }
                 _ => {
                     let table = &mut tables[entrant.table];
-                    let room = table.cap().max(MIN_PATH_BYTES);
+                    let room = table.cap().max(search.limits.room_floor);
                     let end = entrant.turn(&mut search, table, allowance, room);
                     table_peak = table_peak.max(table.peak());
                     end
@@ -703,6 +728,7 @@ fn take_turns<G: Game>(
         table_bytes: tables.iter().map(Table::bytes).sum(),
         best: search.best,
         elapsed: started.elapsed(),
+        decided_by: last.filter(|_| verdict != Verdict::Unknown),
     }
 }
 
@@ -910,8 +936,13 @@ pub fn solve_parallel<G: Game>(
     let decided = (reports.iter())
         .find(|r| r.verdict == Verdict::Won)
         .or_else(|| reports.iter().find(|r| r.verdict == Verdict::Lost));
-    let (verdict, stop, moves) = match decided {
-        Some(report) => (report.verdict, None, report.moves.clone()),
+    let (verdict, stop, moves, decided_by) = match decided {
+        Some(report) => (
+            report.verdict,
+            None,
+            report.moves.clone(),
+            report.decided_by,
+        ),
         None => {
             // Each thread stopped on its own: say the weightiest reason.
             let rank = |stop: Option<Stop>| match stop {
@@ -923,7 +954,7 @@ pub fn solve_parallel<G: Game>(
                 None => 0,
             };
             let stop = reports.iter().map(|r| r.stop).max_by_key(|&s| rank(s));
-            (Verdict::Unknown, stop.flatten(), Vec::new())
+            (Verdict::Unknown, stop.flatten(), Vec::new(), None)
         }
     };
     Report {
@@ -941,6 +972,7 @@ pub fn solve_parallel<G: Game>(
         table_bytes: reports.iter().map(|r| r.table_bytes).sum::<usize>() + crew.table.bytes(),
         best: reports.iter().map(|r| r.best).max().unwrap_or(0),
         elapsed: started.elapsed(),
+        decided_by,
     }
 }
 
@@ -1269,6 +1301,17 @@ mod tests {
             End::OutOfRoom
         ));
         assert!(search.nodes < 100_000);
+    }
+
+    #[test]
+    fn a_tactic_is_named_as_tactic_takes_it() {
+        let all = [Tactic::BestFirst, Tactic::Full, Tactic::Narrowed(3)];
+        let all = all
+            .into_iter()
+            .chain([Tactic::Rollouts(12), Tactic::Beam(2)]);
+        for tactic in all {
+            assert_eq!(tactic.to_string().parse::<Tactic>(), Ok(tactic));
+        }
     }
 
     #[test]
