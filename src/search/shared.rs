@@ -58,8 +58,9 @@ const YIELDS: u32 = 64;
 /// then the key's words; or, packed, the key's one word with its mark.
 struct Slots<K: TableKey> {
     words: Box<[AtomicU64]>,
-    /// log2 of the number of slots.
-    bits: u32,
+    /// The number of slots: a power of two but for the last size, which
+    /// takes what room is left (see [`SharedTable::next_len`]).
+    len: usize,
     /// Slots filled, as the walks report them (see [`SharedTable::filled`]).
     filled: AtomicUsize,
     key: PhantomData<K>,
@@ -101,21 +102,24 @@ impl<K: TableKey> Slots<K> {
     /// Bytes a slot takes, for the cap.
     const SLOT_BYTES: usize = Self::STRIDE * size_of::<AtomicU64>();
 
-    fn new(bits: u32) -> Slots<K> {
+    fn new(len: usize) -> Slots<K> {
         Slots {
-            words: zeroed_atomics((1usize << bits) * Self::STRIDE),
-            bits,
+            words: zeroed_atomics(len * Self::STRIDE),
+            len,
             filled: AtomicUsize::new(0),
             key: PhantomData,
         }
     }
 
     fn len(&self) -> usize {
-        1 << self.bits
+        self.len
     }
 
+    /// The hash's high bits scaled to the slots, by a multiply rather
+    /// than a division (Lemire's "fastrange"): for a power of two, the
+    /// high bits themselves.
     fn home_of(&self, hash: u64) -> usize {
-        (hash >> (64 - self.bits)) as usize
+        ((u128::from(hash) * self.len as u128) >> 64) as usize
     }
 
     fn guard(&self, slot: usize) -> &AtomicU64 {
@@ -216,8 +220,11 @@ impl<K: TableKey> Slots<K> {
 
     /// The slots `key` may be in, in the order looked at.
     fn window(&self, hash: u64) -> impl Iterator<Item = usize> {
-        let (home, mask) = (self.home_of(hash), self.len() - 1);
-        (0..PROBES).map(move |probe| (home + probe) & mask)
+        let (home, len) = (self.home_of(hash), self.len);
+        (0..PROBES).map(move |probe| match home + probe {
+            slot if slot < len => slot,
+            slot => slot - len,
+        })
     }
 
     /// What the table knows of `key`, without storing it.
@@ -294,13 +301,13 @@ impl<K: TableKey> Slots<K> {
     }
 }
 
-/// The first size of a table, in log2 of slots: small, so that an easy
-/// deal touches little memory.
-const FIRST_BITS: u32 = 12;
+/// The first size of a table, in slots: small, so that an easy deal
+/// touches little memory.
+const FIRST_LEN: usize = 1 << 12;
 
-/// Each size has this many times the slots of the one before, in log2
-/// (or half as many, where that would not fit).
-const GROWTH_BITS: u32 = 2;
+/// Each size has this many times the slots of the one before, but the
+/// last (see [`SharedTable::next_len`]).
+const GROWTH: usize = 4;
 
 /// The table, shared by reference among the threads of one search.
 ///
@@ -350,7 +357,7 @@ impl<K: TableKey> SharedTable<K> {
             )
         };
         let fit = (max_bytes / Slots::<K>::SLOT_BYTES).max(1024);
-        let first = FIRST_BITS.min(usize::BITS - 1 - fit.leading_zeros());
+        let first = FIRST_LEN.min(1 << fit.ilog2());
         let sizes: Box<[OnceLock<Slots<K>>]> = (0..MAX_SIZES).map(|_| OnceLock::new()).collect();
         let _ = sizes[0].set(Slots::new(first));
         SharedTable {
@@ -369,21 +376,28 @@ impl<K: TableKey> SharedTable<K> {
         self.cap.fetch_add(bytes, Ordering::Relaxed);
     }
 
-    /// log2 of the slots of the size after `at`: four times as many, or
-    /// twice, whichever fits in the cap with the sizes made; `None` if
-    /// neither does.
-    fn next_bits(&self, at: usize) -> Option<u32> {
-        let bits = self.size(at).bits;
-        let slot_bytes = Slots::<K>::SLOT_BYTES;
+    /// The slots of the size after `at`: four times as many, if the size
+    /// after that could still double within the cap; else, as the last
+    /// size, every slot the cap has room for besides the sizes made, if
+    /// that is at least twice as many; else `None`. (Powers of two alone,
+    /// with the old sizes kept, left a walk alone in the table half the
+    /// slots of a table of its own: Lanes deal 42 at `--memory 64M`, 1Mi
+    /// slots against 2Mi.)
+    fn next_len(&self, at: usize) -> Option<usize> {
+        let len = self.size(at).len();
         let room = self
             .cap
             .load(Ordering::Relaxed)
             .saturating_sub(self.bytes());
-        (at + 1 < MAX_SIZES)
-            .then_some([bits + GROWTH_BITS, bits + 1])
-            .into_iter()
-            .flatten()
-            .find(|&next| next < usize::BITS && (1usize << next).saturating_mul(slot_bytes) <= room)
+        let fit = room / Slots::<K>::SLOT_BYTES;
+        if at + 1 >= MAX_SIZES {
+            return None;
+        }
+        if fit >= len.saturating_mul(3 * GROWTH) {
+            Some(len * GROWTH)
+        } else {
+            (fit >= 2 * len).then_some(fit)
+        }
     }
 
     fn size(&self, at: usize) -> &Slots<K> {
@@ -422,18 +436,18 @@ impl<K: TableKey> SharedTable<K> {
         let filled = size.filled.fetch_add(count, Ordering::Relaxed) + count;
         if filled * 2 > size.len() && !self.growing.swap(true, Ordering::Acquire) {
             if self.current.load(Ordering::Acquire) == at
-                && let Some(bits) = self.next_bits(at)
+                && let Some(len) = self.next_len(at)
             {
-                self.grow(at, bits);
+                self.grow(at, len);
             }
             self.growing.store(false, Ordering::Release);
         }
     }
 
-    /// Makes the size after `at`, of `2^bits` slots, puts it in use, and
+    /// Makes the size after `at`, of `len` slots, puts it in use, and
     /// copies `at`'s keys into it.
-    fn grow(&self, at: usize, bits: u32) {
-        let _ = self.sizes[at + 1].set(Slots::new(bits));
+    fn grow(&self, at: usize, len: usize) {
+        let _ = self.sizes[at + 1].set(Slots::new(len));
         self.copying.store(true, Ordering::Release);
         self.current.store(at + 1, Ordering::Release);
         let (old, new) = (self.size(at), self.size(at + 1));
@@ -505,7 +519,7 @@ impl<K: TableKey> SharedTable<K> {
     pub(super) fn is_crowded(&self) -> bool {
         let at = self.current.load(Ordering::Acquire);
         self.forgotten.load(Ordering::Relaxed) > self.size(at).len() / 2
-            && self.next_bits(at).is_none()
+            && self.next_len(at).is_none()
     }
 
     /// The most bytes the table may take now.
@@ -580,9 +594,10 @@ mod tests {
                 table.finish(k, hash(k));
             }
         }
-        // 64 KiB, then 256 KiB; 1 MiB would not fit, 512 KiB does.
-        let bits: Vec<u32> = (0..3).map(|at| table.size(at).bits).collect();
-        assert_eq!(bits, [12, 14, 15]);
+        // 64 KiB, then 256 KiB, then, as 1 MiB and 512 KiB would not fit,
+        // the 704 KiB left.
+        let lens: Vec<usize> = (0..3).map(|at| table.size(at).len()).collect();
+        assert_eq!(lens, [4096, 16384, 45056]);
         assert_eq!(table.current.load(Ordering::Relaxed), 2);
         assert!(!table.has_forgotten());
         for k in 1..=20_000u64 {
@@ -610,8 +625,8 @@ mod tests {
         }
         // Half the bytes a slot of `growing_keeps_every_position_and_its_mark`,
         // so within the same cap its last size has twice the slots.
-        let bits: Vec<u32> = (0..3).map(|at| table.size(at).bits).collect();
-        assert_eq!(bits, [12, 14, 16]);
+        let lens: Vec<usize> = (0..3).map(|at| table.size(at).len()).collect();
+        assert_eq!(lens, [4096, 16384, 110592]);
         assert!(table.bytes() <= 1 << 20);
         for k in 1..=20_000u64 {
             let kept = if k % 3 == 0 { Visit::Seen } else { Visit::Busy };
