@@ -80,9 +80,9 @@ enum Command {
         /// out among the threads, and a beam plays its rollouts on all of
         /// them. Node counts then differ from run to run; `--threads
         /// 1` repeats exactly. Under a `--memory` too small for the deal,
-        /// one thread is faster: once the shared table forgets often, one
-        /// walk leaves it to the others, but it holds fewer positions than
-        /// a table of one thread's own.
+        /// one thread may be faster: once the shared table forgets often,
+        /// one walk leaves it to the others, and where a key takes several
+        /// words the shared table holds fewer positions in the same bytes.
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
         /// Print one JSON object instead of text.

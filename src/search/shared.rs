@@ -313,15 +313,15 @@ const GROWTH: usize = 4;
 ///
 /// It grows as the local [`super::Table`] does, at half load, but without
 /// stopping the threads that use it: the thread whose insert fills half
-/// of it makes one four times larger, which every thread uses from then on,
-/// and copies the old one's keys into it while the others go on, looking
-/// in the old one too until the copy is done. A key stored in the old one
-/// by a thread that had not yet seen the new one may miss the copy: a
-/// forgotten position, like any other. (Allocating the whole cap at once
-/// instead had each page of it touched within a few thousand positions:
-/// All in a Row deal 109407 took 2.4 s of the kernel's time, zeroing and
-/// compacting a GiB of huge pages, on 1.3 s of search.) The old sizes are
-/// kept to the end of the search, a third of the largest at most, and
+/// of it makes a larger one (see [`SharedTable::next_len`]), which every
+/// thread uses from then on, and copies the old one's keys into it while
+/// the others go on, looking in the old one too until the copy is done.
+/// A key stored in the old one by a thread that had not yet seen the new
+/// one may miss the copy: a forgotten position, like any other.
+/// (Allocating the whole cap at once instead had each page of it touched
+/// within a few thousand positions: All in a Row deal 109407 took 2.4 s
+/// of the kernel's time, zeroing and compacting a GiB of huge pages, on
+/// 1.3 s of search.) The old sizes are kept to the end of the search, and
 /// counted in the cap.
 pub(super) struct SharedTable<K: TableKey> {
     /// The sizes, each made when the one before is half full.
