@@ -119,8 +119,8 @@ struct Frame<S, K> {
     hash: u64,
     /// This position's moves are `moves[start..end]`, the positions they
     /// lead to (with their keys) `children[start..end]`; `next` is the next
-    /// one to try. Going over the moves left for last (`again`), `next` and
-    /// `end` index the walk's `deferred` instead.
+    /// one to try. Going over the moves left for last (`again`), those are
+    /// copied after them, and `next..end` is the copies.
     start: u32,
     next: u32,
     end: u32,
@@ -237,8 +237,11 @@ impl<G: Game> Walk<G> {
             if frame.next == frame.end {
                 if !frame.again && self.deferred.len() > frame.deferred_from as usize {
                     frame.again = true;
-                    frame.next = frame.deferred_from;
-                    frame.end = self.deferred.len() as u32;
+                    for &at in &self.deferred[frame.deferred_from as usize..] {
+                        self.moves.push(self.moves[at as usize]);
+                        self.children.push(self.children[at as usize]);
+                    }
+                    frame.end = self.moves.len() as u32;
                     continue;
                 }
                 let frame = self.stack.pop().expect("the loop saw a frame");
@@ -251,13 +254,12 @@ impl<G: Game> Walk<G> {
                 table.finish(frame.key, frame.hash);
                 continue;
             }
-            let again = frame.again;
-            let at = match again {
-                true => self.deferred[frame.next as usize],
-                false => frame.next,
-            };
-            let ((child, key, hash), mv) = (self.children[at as usize], self.moves[at as usize]);
+            let ((child, key, hash), mv) = (
+                self.children[frame.next as usize],
+                self.moves[frame.next as usize],
+            );
             frame.next += 1;
+            let again = frame.again;
             if search.game.is_won(&child) {
                 search.best = search.game.cards_home(&child);
                 return End::Won(self.solution(search.game));
@@ -269,7 +271,7 @@ impl<G: Game> Walk<G> {
                 // (and no reason to go over the moves again).
                 Visit::Busy if self.path_kept && self.path.contains(&key) => false,
                 Visit::Busy if !again => {
-                    self.deferred.push(at);
+                    self.deferred.push(frame.next - 1);
                     false
                 }
                 Visit::Busy => true,
@@ -355,12 +357,7 @@ impl<G: Game> Walk<G> {
     fn solution(&self, game: &G) -> Vec<notation::Move> {
         let mut out = Vec::new();
         for frame in &self.stack {
-            let tried = frame.next as usize - 1;
-            let at = match frame.again {
-                true => self.deferred[tried] as usize,
-                false => tried,
-            };
-            let mv = self.moves[at];
+            let mv = self.moves[frame.next as usize - 1];
             game.notation(&frame.state, mv, &mut out);
         }
         out
