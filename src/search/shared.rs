@@ -58,8 +58,10 @@ const YIELDS: u32 = 64;
 /// then the key's words; or, packed, the key's one word with its mark.
 struct Slots<K: TableKey> {
     words: Box<[AtomicU64]>,
-    /// The number of slots: a power of two but for the last size, which
-    /// takes what room is left (see [`SharedTable::next_len`]).
+    /// The slots a key's home may be: a power of two but for the last
+    /// size, which takes what room is left (see [`SharedTable::next_len`]).
+    /// `PROBES - 1` more follow, so that a key's window of slots never
+    /// wraps around.
     len: usize,
     /// Slots filled, as the walks report them (see [`SharedTable::filled`]).
     filled: AtomicUsize,
@@ -104,7 +106,7 @@ impl<K: TableKey> Slots<K> {
 
     fn new(len: usize) -> Slots<K> {
         Slots {
-            words: zeroed_atomics(len * Self::STRIDE),
+            words: zeroed_atomics((len + PROBES - 1) * Self::STRIDE),
             len,
             filled: AtomicUsize::new(0),
             key: PhantomData,
@@ -113,6 +115,11 @@ impl<K: TableKey> Slots<K> {
 
     fn len(&self) -> usize {
         self.len
+    }
+
+    /// Every slot, the ones after the last home included.
+    fn all(&self) -> std::ops::Range<usize> {
+        0..self.len + PROBES - 1
     }
 
     /// The hash's high bits scaled to the slots, by a multiply rather
@@ -219,12 +226,9 @@ impl<K: TableKey> Slots<K> {
     }
 
     /// The slots `key` may be in, in the order looked at.
-    fn window(&self, hash: u64) -> impl Iterator<Item = usize> {
-        let (home, len) = (self.home_of(hash), self.len);
-        (0..PROBES).map(move |probe| match home + probe {
-            slot if slot < len => slot,
-            slot => slot - len,
-        })
+    fn window(&self, hash: u64) -> std::ops::Range<usize> {
+        let home = self.home_of(hash);
+        home..home + PROBES
     }
 
     /// What the table knows of `key`, without storing it.
@@ -389,7 +393,7 @@ impl<K: TableKey> SharedTable<K> {
             .cap
             .load(Ordering::Relaxed)
             .saturating_sub(self.bytes());
-        let fit = room / Slots::<K>::SLOT_BYTES;
+        let fit = (room / Slots::<K>::SLOT_BYTES).saturating_sub(PROBES);
         if at + 1 >= MAX_SIZES {
             return None;
         }
@@ -452,7 +456,7 @@ impl<K: TableKey> SharedTable<K> {
         self.current.store(at + 1, Ordering::Release);
         let (old, new) = (self.size(at), self.size(at + 1));
         let mut copied = 0;
-        for slot in 0..old.len() {
+        for slot in old.all() {
             if let Some((key, guard)) = old.entry(slot) {
                 let done = Slots::<K>::is_done(guard);
                 copied += new.visit(&key, key.table_hash(), done, &self.forgot).1 as usize;
@@ -485,7 +489,7 @@ impl<K: TableKey> SharedTable<K> {
     /// caller publishes the emptied table to the others.
     pub(super) fn forget_all(&self) {
         for size in self.sizes.iter().filter_map(OnceLock::get) {
-            for slot in 0..size.len() {
+            for slot in size.all() {
                 size.guard(slot).store(0, Ordering::Relaxed);
             }
             size.filled.store(0, Ordering::Relaxed);
@@ -595,9 +599,9 @@ mod tests {
             }
         }
         // 64 KiB, then 256 KiB, then, as 1 MiB and 512 KiB would not fit,
-        // the 704 KiB left.
+        // the 704 KiB left (but for the slots after the last home of each).
         let lens: Vec<usize> = (0..3).map(|at| table.size(at).len()).collect();
-        assert_eq!(lens, [4096, 16384, 45056]);
+        assert_eq!(lens, [4096, 16384, 45056 - 3 * (PROBES - 1) - 1]);
         assert_eq!(table.current.load(Ordering::Relaxed), 2);
         assert!(!table.has_forgotten());
         for k in 1..=20_000u64 {
@@ -614,7 +618,11 @@ mod tests {
     fn a_packed_slot_keeps_its_key_and_mark_in_one_word() {
         let key = |k: u64| SpareBitKey::<62>::new(k | 1 << 63);
         let table = SharedTable::new(1 << 20);
-        assert_eq!(table.size(0).bytes(), 4096 * 8, "one word a slot");
+        assert_eq!(
+            table.size(0).bytes(),
+            (4096 + PROBES - 1) * 8,
+            "one word a slot"
+        );
         for k in 1..=20_000u64 {
             let (visit, filled) = table.visit(key(k), hash(key(k)));
             assert_eq!(visit, Visit::Fresh);
@@ -626,14 +634,14 @@ mod tests {
         // Half the bytes a slot of `growing_keeps_every_position_and_its_mark`,
         // so within the same cap its last size has twice the slots.
         let lens: Vec<usize> = (0..3).map(|at| table.size(at).len()).collect();
-        assert_eq!(lens, [4096, 16384, 110592]);
+        assert_eq!(lens, [4096, 16384, 110592 - 3 * (PROBES - 1) - 1]);
         assert!(table.bytes() <= 1 << 20);
         for k in 1..=20_000u64 {
             let kept = if k % 3 == 0 { Visit::Seen } else { Visit::Busy };
             assert_eq!(table.visit(key(k), hash(key(k))), (kept, false), "{k}");
         }
         let size = table.size(table.current.load(Ordering::Relaxed));
-        let marked = (0..size.len()).filter_map(|slot| size.entry(slot));
+        let marked = size.all().filter_map(|slot| size.entry(slot));
         assert!(marked.clone().count() == 20_000);
         assert!(
             marked
@@ -666,7 +674,7 @@ mod tests {
             assert_eq!(size.find(&odd, hash(odd)), None);
             kept += size.find(&(k * 2), hash(k * 2)).is_some() as usize;
         }
-        assert!(kept > 0 && kept <= 1024, "{kept}");
+        assert!(kept > 0 && kept <= size.all().len(), "{kept}");
     }
 
     /// A size filled while another thread held the right to grow it (as
@@ -686,10 +694,7 @@ mod tests {
         table.growing.store(true, Ordering::Relaxed);
         offer(1..=40_000);
         let first = table.size(0);
-        assert!(
-            (0..first.len()).all(|slot| first.entry(slot).is_some()),
-            "full"
-        );
+        assert!(first.all().all(|slot| first.entry(slot).is_some()), "full");
         assert_eq!(table.current.load(Ordering::Relaxed), 0, "held");
         table.growing.store(false, Ordering::Relaxed);
         // One walk goes on, in a turn that does not end (a view told the

@@ -145,15 +145,15 @@ const MIN_SLOTS: usize = 1 << 11;
 /// 2.5 slots at half load, and 8.5 at three quarters.
 ///
 /// The memory it once took is kept for the next search of a batch and only
-/// a power-of-two prefix of it, `active` slots, is in use: asking the
-/// system for fresh memory at every deal costs page faults, which took a
-/// tenth of a batch's time.
+/// a prefix of it, `active` slots, is in use: asking the system for fresh
+/// memory at every deal costs page faults, which took a tenth of a batch's
+/// time.
 pub struct Table<K: TableKey> {
     slots: Vec<K>,
-    /// Slots in use, a power of two: `slots[..active]`.
+    /// Slots a key's home may be, a power of two or `max_slots`; the slots
+    /// in use are `slots[..active + PROBES - 1]`, so that a key's window
+    /// of slots never wraps around.
     active: usize,
-    /// log2 of `active`.
-    bits: u32,
     len: usize,
     peak: usize,
     max_slots: usize,
@@ -168,15 +168,13 @@ pub struct Table<K: TableKey> {
 impl<K: TableKey> Table<K> {
     /// A table that never takes more than `max_bytes` (but for a floor of
     /// a few KiB). Growing needs room for a copy of the keys of the table
-    /// before: half of it and one, so a quarter of the largest size and one
-    /// (the last growth doubles), which is counted in.
+    /// before: half of it and one, which is counted in.
     pub fn new(max_bytes: usize) -> Table<K> {
         let max_slots = Self::max_slots(max_bytes);
         let active = MIN_SLOTS.min(max_slots);
         Table {
-            slots: vec![K::EMPTY; active],
+            slots: vec![K::EMPTY; active + PROBES - 1],
             active,
-            bits: active.trailing_zeros(),
             len: 0,
             peak: 0,
             max_slots,
@@ -186,11 +184,17 @@ impl<K: TableKey> Table<K> {
         }
     }
 
-    /// The most slots a table within `max_bytes` may have.
+    /// The most slots a table within `max_bytes` may have: the largest
+    /// power of two that leaves room for the copy of the keys of the size
+    /// before it, or, if more, what is left beside the copy of its own
+    /// keys. (The power of two alone took from 40% to 80% of the room: a
+    /// table of All in a Row's one-word keys held 64Mi positions in 1 GiB,
+    /// now 96Mi.)
     fn max_slots(max_bytes: usize) -> usize {
-        let room = max_bytes / size_of::<K>();
-        let fit = (room.saturating_sub(1) * 4 / 5).max(1024);
-        1usize << (usize::BITS - 1 - fit.leading_zeros())
+        let room = (max_bytes / size_of::<K>()).saturating_sub(PROBES);
+        let fit = (room.saturating_sub(1) * 4 / 5).max(512);
+        let power = 1usize << fit.ilog2();
+        power.max(room.saturating_sub(power / 2 + 1))
     }
 
     /// Raises the table's cap to `max_bytes`, when the search it serves
@@ -229,12 +233,14 @@ impl<K: TableKey> Table<K> {
 
     /// Uses the first `active` slots, all empty.
     fn set_active(&mut self, active: usize) {
-        if self.slots.len() < active {
-            self.slots.resize(active, K::EMPTY);
+        let used = active + PROBES - 1;
+        if self.slots.len() < used {
+            // Exactly: `resize` alone may round the buffer up past the cap.
+            self.slots.reserve_exact(used - self.slots.len());
+            self.slots.resize(used, K::EMPTY);
         }
-        self.slots[..active].fill(K::EMPTY);
+        self.slots[..used].fill(K::EMPTY);
         self.active = active;
-        self.bits = active.trailing_zeros();
     }
 
     /// Records `key`; `false` if it was already there.
@@ -250,9 +256,8 @@ impl<K: TableKey> Table<K> {
     pub fn insert_hashed(&mut self, key: K, hash: u64) -> bool {
         debug_assert!(key != K::EMPTY && hash == key.table_hash());
         let home = self.home_of(hash);
-        let mask = self.active - 1;
         for probe in 0..PROBES {
-            let slot = &mut self.slots[(home + probe) & mask];
+            let slot = &mut self.slots[home + probe];
             if slot.same(&key) {
                 return false;
             }
@@ -287,9 +292,8 @@ impl<K: TableKey> Table<K> {
     /// Whether `key` is in the table.
     pub fn contains(&self, key: K) -> bool {
         let home = self.home(key);
-        let mask = self.active - 1;
         (0..PROBES)
-            .map(|probe| self.slots[(home + probe) & mask])
+            .map(|probe| self.slots[home + probe])
             .take_while(|slot| !slot.same(&K::EMPTY))
             .any(|slot| slot.same(&key))
     }
@@ -299,9 +303,11 @@ impl<K: TableKey> Table<K> {
         self.home_of(key.table_hash())
     }
 
+    /// The hash's high bits scaled to the slots in use, by a multiply
+    /// (Lemire's "fastrange", as the shared table's homes).
     #[inline]
     fn home_of(&self, hash: u64) -> usize {
-        (hash >> (64 - self.bits)) as usize
+        ((u128::from(hash) * self.active as u128) >> 64) as usize
     }
 
     fn grow(&mut self) {
@@ -314,7 +320,7 @@ impl<K: TableKey> Table<K> {
         // again as the table.
         keys.reserve_exact(self.len);
         keys.extend(
-            self.slots[..self.active]
+            self.slots[..self.active + PROBES - 1]
                 .iter()
                 .filter(|k| !k.same(&K::EMPTY)),
         );
@@ -333,9 +339,8 @@ impl<K: TableKey> Table<K> {
     /// which is only a forgotten position.
     fn place(&mut self, key: K) {
         let home = self.home(key);
-        let mask = self.active - 1;
-        if let Some(probe) = (0..PROBES).find(|p| self.slots[(home + p) & mask].same(&K::EMPTY)) {
-            self.slots[(home + probe) & mask] = key;
+        if let Some(probe) = (0..PROBES).find(|&p| self.slots[home + p].same(&K::EMPTY)) {
+            self.slots[home + probe] = key;
             self.len += 1;
         } else {
             self.forgot = true;
@@ -499,6 +504,26 @@ mod tests {
             );
         }
         assert_eq!(table.active, 1 << 21, "the last growth doubled the table");
+    }
+
+    /// Room for 2Mi one-word keys: 1Mi slots and the copy of 512Ki keys
+    /// aside when growing to them, and then, rather than stop there, a last
+    /// size of the 1.5Mi slots left beside a copy of the 1Mi table's keys.
+    #[test]
+    fn the_last_size_takes_the_room_a_power_of_two_leaves() {
+        let cap = 16 << 20;
+        let mut table = Table::<u64>::new(cap);
+        for k in 1..700_000u64 {
+            table.insert(k);
+            assert!(
+                table.bytes() <= cap,
+                "{} bytes after {k} keys",
+                table.bytes()
+            );
+        }
+        assert_eq!(table.active, (3 << 19) - 1 - PROBES);
+        assert!(!table.has_forgotten());
+        assert!((1..700_000u64).all(|k| table.contains(k)));
     }
 
     #[test]
