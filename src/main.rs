@@ -194,9 +194,12 @@ struct LimitArgs {
     #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,
     /// Stop a deal's search after this long, e.g. 30s, 500ms, 2m
-    /// (verdict `unknown`).
-    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
-    timeout: Option<Duration>,
+    /// (verdict `unknown`), or `none`. `solve` has no limit unless given
+    /// one; `batch` stops each deal at 60s unless given `none`, as a few
+    /// deals of some games are never decided and would hold a batch
+    /// forever.
+    #[arg(long, value_name = "TIME", value_parser = parse_time_limit)]
+    timeout: Option<TimeLimit>,
     /// Cap on transposition-table memory, e.g. 512M, 2G; a batch shares it
     /// among its threads. At the cap the table forgets positions: slower,
     /// never wrong. The searches' own memory (the path being searched,
@@ -206,11 +209,29 @@ struct LimitArgs {
     memory: usize,
 }
 
+/// A `--timeout`: a time, or `none`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct TimeLimit(Option<Duration>);
+
+/// A batch's timeout per deal when none is given.
+const BATCH_TIMEOUT: Duration = Duration::from_secs(60);
+
 impl LimitArgs {
-    fn limits(&self) -> Limits {
+    /// `solve`'s limits: no time limit unless given one.
+    fn for_solve(&self) -> Limits {
+        self.limits(None)
+    }
+
+    /// `batch`'s limits: [`BATCH_TIMEOUT`] unless given a time or `none`.
+    fn for_batch(&self) -> Limits {
+        self.limits(Some(BATCH_TIMEOUT))
+    }
+
+    /// The limits, with `timeout` where `--timeout` was not given.
+    fn limits(&self, timeout: Option<Duration>) -> Limits {
         Limits {
             max_nodes: self.max_nodes,
-            timeout: self.timeout,
+            timeout: self.timeout.map_or(timeout, |TimeLimit(given)| given),
             memory: self.memory,
             ..Limits::default()
         }
@@ -296,7 +317,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => solve(
             game,
             &source,
-            &limits.limits(),
+            &limits.for_solve(),
             tactic,
             thread_count(threads)?,
             json,
@@ -322,7 +343,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 game,
                 pysol,
                 deals: deals.collect(),
-                limits: limits.limits(),
+                limits: limits.for_batch(),
                 threads,
                 share_hard: !side_by_side,
             };
@@ -801,6 +822,13 @@ fn number_and_unit(text: &str) -> Option<(f64, &str)> {
 }
 
 /// Parses `30s`, `500ms`, `2m`, `1h` or a plain number of seconds.
+fn parse_time_limit(text: &str) -> Result<TimeLimit, String> {
+    match text.trim() {
+        "none" => Ok(TimeLimit(None)),
+        time => parse_duration(time).map(|time| TimeLimit(Some(time))),
+    }
+}
+
 fn parse_duration(text: &str) -> Result<Duration, String> {
     let (value, unit) = number_and_unit(text.trim())
         .ok_or_else(|| format!("'{text}' is not a time like 30s, 500ms or 2m"))?;
@@ -852,6 +880,27 @@ mod tests {
                 .unwrap_err()
                 .contains("too long")
         );
+    }
+
+    /// `batch` stops a deal at a minute unless told otherwise; `solve`
+    /// only when told.
+    #[test]
+    fn only_a_batch_has_a_timeout_unless_given_one() {
+        let limits = |timeout: Option<&str>| LimitArgs {
+            max_nodes: None,
+            timeout: timeout.map(|t| parse_time_limit(t).unwrap()),
+            memory: 1 << 30,
+        };
+        let solve = |given| limits(given).for_solve().timeout;
+        let batch = |given| limits(given).for_batch().timeout;
+        assert_eq!(
+            (solve(None), batch(None)),
+            (None, Some(Duration::from_secs(60)))
+        );
+        let ten = Some(Duration::from_secs(10));
+        assert_eq!((solve(Some("10s")), batch(Some("10s"))), (ten, ten));
+        assert_eq!((solve(Some("none")), batch(Some("none"))), (None, None));
+        assert!(parse_time_limit("never").is_err());
     }
 
     #[test]

@@ -1043,8 +1043,43 @@ fn help_of_searching_commands_mentions_the_limits() {
     }
 }
 
+/// `--timeout none` lifts `batch`'s default minute a deal; a time that
+/// is neither is bad usage.
 #[test]
+fn a_batch_timeout_may_be_none() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("none.csv");
+    patience()
+        .args([
+            "batch",
+            GAME,
+            "--deals",
+            "1..3",
+            "--timeout",
+            "none",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(fs::read_to_string(&out).unwrap().lines().count(), 4);
+    assert_bad_input(
+        patience()
+            .args([
+                "batch",
+                GAME,
+                "--deals",
+                "1..3",
+                "--timeout",
+                "never",
+                "--out",
+            ])
+            .arg(&out),
+        &["--timeout", "never"],
+    );
+}
 
+#[test]
 fn batch_help_shows_the_csv_header_as_written() {
     patience()
         .args(["batch", "--help"])
