@@ -1049,34 +1049,16 @@ fn help_of_searching_commands_mentions_the_limits() {
 fn a_batch_timeout_may_be_none() {
     let dir = TempDir::new().unwrap();
     let out = dir.path().join("none.csv");
-    patience()
-        .args([
-            "batch",
-            GAME,
-            "--deals",
-            "1..3",
-            "--timeout",
-            "none",
-            "--out",
-        ])
-        .arg(&out)
-        .assert()
-        .success();
+    let batch = |timeout: &str| {
+        let mut cmd = patience();
+        cmd.args(["batch", GAME, "--deals", "1..3", "--timeout", timeout])
+            .arg("--out")
+            .arg(&out);
+        cmd
+    };
+    batch("none").assert().success();
     assert_eq!(fs::read_to_string(&out).unwrap().lines().count(), 4);
-    assert_bad_input(
-        patience()
-            .args([
-                "batch",
-                GAME,
-                "--deals",
-                "1..3",
-                "--timeout",
-                "never",
-                "--out",
-            ])
-            .arg(&out),
-        &["--timeout", "never"],
-    );
+    assert_bad_input(&mut batch("never"), &["--timeout", "never"]);
 }
 
 #[test]

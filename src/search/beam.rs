@@ -359,56 +359,14 @@ impl<G: Game> Beam<G> {
 
 #[cfg(test)]
 mod tests {
-    use crate::board::{Board, BoardError};
-    use crate::game::{Ask, Game};
-    use crate::notation;
+    use crate::search::tree::Tree;
     use crate::search::{Limits, Stop, Tables, Tactic, Verdict, solve_alone};
 
-    /// A binary tree three moves deep, its positions numbered as in a heap
-    /// (the start 1, the children of `n` are `2n` and `2n + 1`), won at
-    /// `goal` if there is one. A rollout takes the first child each time,
-    /// and the lower a leaf the higher its score, so the rollouts lead the
-    /// beam down the left.
-    struct Tree {
-        goal: Option<u64>,
-    }
-
-    impl Game for Tree {
-        const ACYCLIC: bool = true;
-        type State = u64;
-        type Key = u64;
-        type Move = u64;
-
-        fn new(_: &Board) -> Result<Tree, BoardError> {
-            Err(BoardError::whole("a tree is built by hand"))
-        }
-        fn initial(&self) -> u64 {
-            1
-        }
-        fn key(&self, &at: &u64) -> u64 {
-            at
-        }
-        fn is_won(&self, &at: &u64) -> bool {
-            self.goal == Some(at)
-        }
-        fn cards_home(&self, &at: &u64) -> u32 {
-            at as u32
-        }
-        fn score(&self, &at: &u64) -> i32 {
-            -(at as i32)
-        }
-        fn moves(&self, &at: &u64, _: Option<u64>, _: Ask, out: &mut Vec<u64>) {
-            if at < 8 {
-                out.extend([2 * at, 2 * at + 1]);
-            }
-        }
-        fn play(&self, _: &u64, to: u64) -> u64 {
-            to
-        }
-        fn notation(&self, _: &u64, _: u64, _: &mut Vec<notation::Move>) {}
-        fn to_board(&self, _: &u64) -> Board {
-            Board::default()
-        }
+    /// The tree of [`crate::search::tree`], three moves deep: a rollout
+    /// takes the first child each time, and the lower a leaf the higher
+    /// its score, so the rollouts lead the beam down the left.
+    fn tree(goal: Option<u64>) -> Tree {
+        Tree { depth: 3, goal }
     }
 
     fn beam(tree: &Tree) -> crate::search::Report {
@@ -429,7 +387,7 @@ mod tests {
     /// score without one.
     #[test]
     fn a_beam_that_drops_the_way_to_the_win_starts_over_wider() {
-        let report = beam(&Tree { goal: Some(15) });
+        let report = beam(&tree(Some(15)));
         assert_eq!(report.verdict, Verdict::Won);
         assert_eq!(report.best, 15);
         // One wide: expands 1, 2, 4, 8; rolls out from 2 and 3 (3 nodes
@@ -451,7 +409,7 @@ mod tests {
     #[test]
     fn a_beam_on_two_threads_finds_what_it_finds_on_one() {
         let beam = |goal| {
-            let tree = Tree { goal };
+            let tree = tree(goal);
             crate::search::solve_parallel(&tree, &Limits::default(), 2, Some(Tactic::Beam(1)))
         };
         let won = beam(Some(15));
@@ -467,7 +425,7 @@ mod tests {
     /// them all, and ends, proving nothing.
     #[test]
     fn a_beam_that_dropped_nothing_ends_without_a_verdict() {
-        let report = beam(&Tree { goal: None });
+        let report = beam(&tree(None));
         assert_eq!(report.verdict, Verdict::Unknown);
         assert_eq!(report.stop, Some(Stop::Narrowed));
     }

@@ -17,6 +17,8 @@ mod best_first;
 mod rollout;
 mod shared;
 mod table;
+#[cfg(test)]
+mod tree;
 mod walk;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};

@@ -369,60 +369,8 @@ mod tests {
     use std::collections::{HashMap, HashSet};
 
     use super::*;
-    use crate::board::{Board, BoardError};
-    use crate::card::Card;
     use crate::search::Limits;
-
-    /// A complete binary tree of positions: `n`'s children are `2n + 1`
-    /// and `2n + 2`, down to `depth`; won at `goal`, if there is one.
-    struct Tree {
-        depth: u32,
-        goal: Option<u64>,
-    }
-
-    impl Tree {
-        fn size(&self) -> u64 {
-            (1 << (self.depth + 1)) - 1
-        }
-    }
-
-    impl Game for Tree {
-        const ACYCLIC: bool = true;
-        type State = u64;
-        type Key = u64;
-        type Move = u64;
-
-        fn new(_: &Board) -> Result<Tree, BoardError> {
-            Err(BoardError::whole("a tree is built by hand"))
-        }
-        fn initial(&self) -> u64 {
-            0
-        }
-        fn key(&self, &at: &u64) -> u64 {
-            at + 1
-        }
-        fn is_won(&self, &at: &u64) -> bool {
-            self.goal == Some(at)
-        }
-        fn cards_home(&self, _: &u64) -> u32 {
-            0
-        }
-        fn moves(&self, &at: &u64, _: Option<u64>, _: Ask, out: &mut Vec<u64>) {
-            if 2 * at + 2 < self.size() {
-                out.extend([2 * at + 1, 2 * at + 2]);
-            }
-        }
-        fn play(&self, _: &u64, to: u64) -> u64 {
-            to
-        }
-        /// Each step as a draw of the card numbered as the position.
-        fn notation(&self, _: &u64, to: u64, out: &mut Vec<notation::Move>) {
-            out.push(notation::Move::Draw(Card::from_index(to as usize)));
-        }
-        fn to_board(&self, _: &u64) -> Board {
-            Board::default()
-        }
-    }
+    use crate::search::tree::Tree;
 
     /// A shared table as a walk sees it once it forgets at once every
     /// position no walk is inside; `busy` some other walk is inside to the
@@ -459,11 +407,11 @@ mod tests {
         let limits = Limits::default();
         let mut search = Search::new(tree, &limits);
         let mut table = Forgetful {
-            inside: HashSet::from([tree.key(&0)]),
+            inside: HashSet::from([tree.key(&1)]),
             busy: tree.key(&busy),
             visits: HashMap::new(),
         };
-        let mut walk = Walk::sharing(0, tree.key(&0), usize::MAX);
+        let mut walk = Walk::sharing(1, tree.key(&1), usize::MAX);
         let end = walk.resume(&mut search, &mut table);
         (end, search.nodes, table)
     }
@@ -477,11 +425,11 @@ mod tests {
             depth: 6,
             goal: None,
         };
-        let (end, nodes, table) = walk_sharing(&tree, 1);
+        let (end, nodes, table) = walk_sharing(&tree, 2);
         assert!(matches!(end, End::Lost));
         assert_eq!(nodes, tree.size(), "each position once");
-        assert_eq!(table.visits[&tree.key(&1)], 2, "left for last, then taken");
-        assert_eq!(table.visits[&tree.key(&2)], 1);
+        assert_eq!(table.visits[&tree.key(&2)], 2, "left for last, then taken");
+        assert_eq!(table.visits[&tree.key(&3)], 1);
         assert!(table.visits.values().all(|&n| n <= 2));
     }
 
@@ -492,11 +440,10 @@ mod tests {
             depth: 4,
             goal: Some(10),
         };
-        let (end, _, _) = walk_sharing(&tree, 1);
+        let (end, _, _) = walk_sharing(&tree, 2);
         let End::Won(line) = end else {
             panic!("the goal is reachable")
         };
-        let draws = [1, 4, 10].map(|n| notation::Move::Draw(Card::from_index(n)));
-        assert_eq!(line, draws);
+        assert_eq!(line, [2, 5, 10].map(Tree::step));
     }
 }
