@@ -188,8 +188,8 @@ impl<K: TableKey> Table<K> {
     /// power of two that leaves room for the copy of the keys of the size
     /// before it, or, if more, what is left beside the copy of its own
     /// keys. (The power of two alone took from 40% to 80% of the room: a
-    /// table of All in a Row's one-word keys held 64Mi positions in 1 GiB,
-    /// now 96Mi.)
+    /// table of All in a Row's one-word keys had 64Mi slots in 1 GiB, now
+    /// 96Mi.)
     fn max_slots(max_bytes: usize) -> usize {
         let room = (max_bytes / size_of::<K>()).saturating_sub(PROBES);
         let fit = (room.saturating_sub(1) * 4 / 5).max(512);
