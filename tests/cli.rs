@@ -1436,6 +1436,30 @@ fn rows_of_four_solutions_verify() {
         .stdout(predicate::str::starts_with("won"));
 }
 
+/// Deal 235, the one of 1..1000 no search decided within a minute, is
+/// won: the line found in 7.8 minutes (`tests/data/solutions`) replays to
+/// a win with the reference rules, and is no win without its last move.
+#[test]
+fn rows_of_four_deal_235_is_won() {
+    let path = data("solutions/rows-of-four-235.moves");
+    let verify = |moves: String| {
+        let mut cmd = patience();
+        cmd.args(["verify", "rows-of-four", "235", "--moves", "-"])
+            .write_stdin(moves);
+        cmd
+    };
+    let moves = fs::read_to_string(path).unwrap();
+    verify(moves.clone())
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("won: all 341 moves"));
+    let short = moves.trim_end().rsplit_once('\n').unwrap().0.to_string();
+    verify(short)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("103 cards are home"));
+}
+
 /// `--pysol` deals PySolFC's layout, one card already on the waste, and
 /// the solution verifies from that same deal.
 #[test]
