@@ -821,7 +821,7 @@ fn number_and_unit(text: &str) -> Option<(f64, &str)> {
     (value.is_finite() && value >= 0.0).then_some((value, unit))
 }
 
-/// Parses `30s`, `500ms`, `2m`, `1h` or a plain number of seconds.
+/// Parses a `--timeout`: a time as [`parse_duration`] reads it, or `none`.
 fn parse_time_limit(text: &str) -> Result<TimeLimit, String> {
     match text.trim() {
         "none" => Ok(TimeLimit(None)),
@@ -829,6 +829,7 @@ fn parse_time_limit(text: &str) -> Result<TimeLimit, String> {
     }
 }
 
+/// Parses `30s`, `500ms`, `2m`, `1h` or a plain number of seconds.
 fn parse_duration(text: &str) -> Result<Duration, String> {
     let (value, unit) = number_and_unit(text.trim())
         .ok_or_else(|| format!("'{text}' is not a time like 30s, 500ms or 2m"))?;

@@ -24,7 +24,7 @@ use std::marker::PhantomData;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
 
-use super::table::{PROBES, TableKey, prefetch_slot};
+use super::table::{PROBES, TableKey, home_among, prefetch_slot};
 
 /// What a walk learns when it offers a position to the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,11 +122,8 @@ impl<K: TableKey> Slots<K> {
         0..self.len + PROBES - 1
     }
 
-    /// The hash's high bits scaled to the slots, by a multiply rather
-    /// than a division (Lemire's "fastrange"): for a power of two, the
-    /// high bits themselves.
     fn home_of(&self, hash: u64) -> usize {
-        ((u128::from(hash) * self.len as u128) >> 64) as usize
+        home_among(hash, self.len)
     }
 
     fn guard(&self, slot: usize) -> &AtomicU64 {

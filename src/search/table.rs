@@ -303,11 +303,9 @@ impl<K: TableKey> Table<K> {
         self.home_of(key.table_hash())
     }
 
-    /// The hash's high bits scaled to the slots in use, by a multiply
-    /// (Lemire's "fastrange", as the shared table's homes).
     #[inline]
     fn home_of(&self, hash: u64) -> usize {
-        ((u128::from(hash) * self.active as u128) >> 64) as usize
+        home_among(hash, self.active)
     }
 
     fn grow(&mut self) {
@@ -367,6 +365,14 @@ impl<K: TableKey> Table<K> {
     pub fn bytes(&self) -> usize {
         (self.slots.capacity() + self.scratch.capacity()) * size_of::<K>()
     }
+}
+
+/// The home slot of a key of hash `hash` among `slots`: the hash's high
+/// bits scaled to them by a multiply rather than a division (Lemire's
+/// "fastrange"); for a power of two, the high bits themselves.
+#[inline]
+pub(super) fn home_among(hash: u64, slots: usize) -> usize {
+    ((u128::from(hash) * slots as u128) >> 64) as usize
 }
 
 /// Asks the processor to fetch `slot` into cache (see [`Table::prefetch`]).
