@@ -98,6 +98,11 @@ enum Command {
         /// The move list, one move a line (`-` for standard input).
         #[arg(long, value_name = "PATH")]
         moves: PathBuf,
+        /// Also print the board the moves reach, in
+        /// the deal text format, the verdict as a `#` comment above it:
+        /// to solve on from there, pipe it to `solve GAME --file -`.
+        #[arg(long)]
+        board: bool,
     },
     /// Solve a range of deals in parallel, one CSV row per deal.
     ///
@@ -326,7 +331,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game,
             source,
             moves,
-        } => verify(game, &source, &moves),
+            board,
+        } => verify(game, &source, &moves, board),
         Command::Batch {
             game,
             deals,
@@ -536,36 +542,39 @@ fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) ->
     out
 }
 
-fn verify(game: GameKind, source: &Source, moves_path: &Path) -> Result<ExitCode> {
+fn verify(game: GameKind, source: &Source, moves_path: &Path, show: bool) -> Result<ExitCode> {
     let (board, _) = load_board(game, source)?;
     let name = display_name(moves_path);
     let text = read_input(moves_path)?;
     let moves = notation::parse_moves(&text)
         .map_err(|(line, e)| bad_input(format!("{name}: line {line}: {e}")))?;
     let plain: Vec<Move> = moves.iter().map(|&(_, m)| m).collect();
-    match reference::replay(game.rules(), &board, &plain) {
-        Replay::Won => {
-            emit(format_args!(
-                "won: all {} moves are legal and win the game\n",
+    let (replay, reached) = reference::replay_to(game.rules(), &board, &plain);
+    let (verdict, code) = match replay {
+        Replay::Won => (
+            format!("won: all {} moves are legal and win the game", plain.len()),
+            ExitCode::SUCCESS,
+        ),
+        Replay::NotWon { cards_home } => (
+            format!(
+                "not won: all {} moves are legal, but only {cards_home} cards are home",
                 plain.len()
-            ))?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Replay::NotWon { cards_home } => {
-            emit(format_args!(
-                "not won: all {} moves are legal, but only {cards_home} cards are home\n",
-                plain.len()
-            ))?;
-            Ok(ExitCode::FAILURE)
-        }
+            ),
+            ExitCode::FAILURE,
+        ),
         Replay::Illegal { index, reason } => {
             let (line, mv) = moves[index];
-            Err(bad_input(format!(
+            return Err(bad_input(format!(
                 "{name}: line {line}: move {} '{mv}' is illegal: {reason}",
                 index + 1
-            )))
+            )));
         }
+    };
+    match show {
+        true => emit(format_args!("# {verdict}\n{}", reached.to_text()))?,
+        false => emit(format_args!("{verdict}\n"))?,
     }
+    Ok(code)
 }
 
 fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<ExitCode> {

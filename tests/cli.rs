@@ -1460,6 +1460,37 @@ fn rows_of_four_deal_235_is_won() {
         .stdout(predicate::str::contains("103 cards are home"));
 }
 
+/// `verify --board` prints the board part of a line reaches, which
+/// `solve --file -` takes up: a player stuck part way goes on from there.
+#[test]
+fn verify_prints_the_board_reached_to_solve_on_from() {
+    let moves = fs::read_to_string(data("solutions/rows-of-four-235.moves")).unwrap();
+    let part: String = moves
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .take(320)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let verify = patience()
+        .args(["verify", "rows-of-four", "235", "--board", "--moves", "-"])
+        .write_stdin(part)
+        .assert()
+        .code(1);
+    let board = text(&verify.get_output().stdout);
+    assert!(
+        board.starts_with(
+            "# not won: all 320 moves are legal, but only 83 cards are home\nFoundations: "
+        ),
+        "{board}"
+    );
+    let report = stdout_of(
+        patience()
+            .args(["solve", "rows-of-four", "--file", "-"])
+            .write_stdin(board.clone()),
+    );
+    assert!(report.contains("# won in "), "{report}");
+}
+
 /// `--pysol` deals PySolFC's layout, one card already on the waste, and
 /// the solution verifies from that same deal.
 #[test]

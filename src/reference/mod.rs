@@ -66,25 +66,29 @@ pub enum Replay {
 
 /// Replays `moves` from `board` with the reference rules.
 pub fn replay(rules: &dyn Rules, board: &Board, moves: &[Move]) -> Replay {
+    replay_to(rules, board, moves).0
+}
+
+/// As [`replay`], with the board reached: after the last move, or before
+/// the illegal one. A player part way through a deal goes on from there.
+pub fn replay_to(rules: &dyn Rules, board: &Board, moves: &[Move]) -> (Replay, Board) {
     let mut board = board.clone();
     for (index, mv) in moves.iter().enumerate() {
+        let illegal = |reason| Replay::Illegal { index, reason };
         if rules.is_won(&board) {
-            return Replay::Illegal {
-                index,
-                reason: "the game is already won".into(),
-            };
+            return (illegal("the game is already won".into()), board);
         }
         if let Err(reason) = rules.play(&mut board, mv) {
-            return Replay::Illegal { index, reason };
+            return (illegal(reason), board);
         }
     }
-    if rules.is_won(&board) {
-        Replay::Won
-    } else {
-        Replay::NotWon {
+    let replay = match rules.is_won(&board) {
+        true => Replay::Won,
+        false => Replay::NotWon {
             cards_home: rules.cards_home(&board),
-        }
-    }
+        },
+    };
+    (replay, board)
 }
 
 /// Plain exhaustive search with the reference rules: `Some(true)` if a win
