@@ -660,8 +660,9 @@ fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<E
     Ok(ExitCode::SUCCESS)
 }
 
-/// A flag the first Ctrl-C sets, so that a search stops and reports what
-/// it has; a second one ends the program at once.
+/// A flag the first Ctrl-C (or TERM or HUP: a `kill`, a closed terminal)
+/// sets, so that a search stops and reports what it has; a second one ends
+/// the program at once.
 fn catch_ctrl_c() -> Result<Arc<AtomicBool>> {
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = cancel.clone();

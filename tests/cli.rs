@@ -931,8 +931,13 @@ mod stopped_batches {
     /// Sends a running patience a Ctrl-C (SIGINT) and waits for it to exit
     /// with 130, as a program stopped by Ctrl-C does.
     fn ctrl_c(child: Child) -> std::process::Output {
+        stop(child, "INT")
+    }
+
+    /// Sends a running patience `signal` and waits for it to exit with 130.
+    fn stop(child: Child, signal: &str) -> std::process::Output {
         let status = std::process::Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
+            .args([&format!("-{signal}"), &child.id().to_string()])
             .status()
             .expect("kill runs");
         assert!(status.success());
@@ -983,22 +988,28 @@ mod stopped_batches {
         resume_and_check(&out);
     }
 
-    /// Ctrl-C stops a long search on two threads, which reports what it
-    /// has as `unknown` and exits 130.
+    /// Ctrl-C, or a TERM or HUP (a `kill`, a closed terminal), stops a
+    /// long search on two threads, which reports what it has as `unknown`
+    /// and exits 130.
     #[test]
-    fn ctrl_c_stops_a_solve_with_its_report() {
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_patience"))
-            .args(["solve", "alexandria", "3", "--threads", "2", "--json"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("patience starts");
-        sleep(Duration::from_millis(1500));
-        let output = ctrl_c(child);
-        let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
-        assert_eq!(verdict(&report), "unknown", "{report}");
-        assert_eq!(report["stop"], "interrupted", "{report}");
-        assert!(report["nodes"].as_u64() > Some(100_000), "{report}");
+    fn a_signal_stops_a_solve_with_its_report() {
+        for signal in ["INT", "TERM", "HUP"] {
+            let child = std::process::Command::new(env!("CARGO_BIN_EXE_patience"))
+                .args(["solve", "alexandria", "3", "--threads", "2", "--json"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("patience starts");
+            sleep(Duration::from_millis(1500));
+            let output = stop(child, signal);
+            let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+            assert_eq!(verdict(&report), "unknown", "{signal}: {report}");
+            assert_eq!(report["stop"], "interrupted", "{signal}: {report}");
+            assert!(
+                report["nodes"].as_u64() > Some(100_000),
+                "{signal}: {report}"
+            );
+        }
     }
 
     #[test]
