@@ -284,28 +284,55 @@ pub fn parse_range(text: &str) -> Result<RangeInclusive<u64>, String> {
 /// The deals of `game_column` already in a batch file, for `--resume`.
 ///
 /// A row cut off by a kill (no final newline) is removed from the file, so
-/// appending starts on a fresh line; that deal is then solved again.
-pub fn finished_deals(path: &Path, game_column: &str) -> Result<HashSet<u64>, String> {
+/// appending starts on a fresh line; that deal is then solved again. With
+/// `retry` (`--retry-unknown`), so are the `unknown` rows of the deals it
+/// holds: they are dropped from the file (rewritten beside it and renamed
+/// over it, so that a kill leaves the old file or the new one) and their
+/// deals left out of the set, to be solved again, with longer limits say.
+pub fn finished_deals(
+    path: &Path,
+    game_column: &str,
+    retry: Option<&HashSet<u64>>,
+) -> Result<HashSet<u64>, String> {
+    let failed = |e: std::io::Error| format!("{}: {e}", path.display());
     let mut file = File::options()
         .read(true)
         .write(true)
         .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(failed)?;
     let mut text = String::new();
-    file.read_to_string(&mut text)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.read_to_string(&mut text).map_err(failed)?;
     if !text.is_empty() && !text.ends_with('\n') {
         let keep = text.rfind('\n').map_or(0, |i| i + 1);
         text.truncate(keep);
         file.set_len(keep as u64)
             .and_then(|_| file.seek(SeekFrom::End(0)).map(|_| ()))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(failed)?;
     }
     let rows = crate::stats::read_rows(text.as_bytes(), &path.display().to_string())
         .map_err(|e| e.to_string())?;
+    let again = |row: &Row| {
+        row.verdict == Verdict::Unknown && retry.is_some_and(|deals| deals.contains(&row.deal))
+    };
+    let dropped: HashSet<u64> = (rows.iter())
+        .filter(|(_, row)| row.game == game_column && again(row))
+        .map(|&(line, _)| line)
+        .collect();
+    if !dropped.is_empty() {
+        let kept: String = (text.split_inclusive('\n').enumerate())
+            .filter(|&(i, _)| !dropped.contains(&(i as u64 + 1)))
+            .map(|(_, line)| line)
+            .collect();
+        let mut name = path.as_os_str().to_owned();
+        name.push(".retry");
+        let beside = std::path::PathBuf::from(name);
+        std::fs::write(&beside, kept)
+            .and_then(|_| std::fs::rename(&beside, path))
+            .map_err(failed)?;
+    }
     Ok(rows
         .into_iter()
-        .filter(|(_, row)| row.game == game_column)
+        .filter(|(_, row)| row.game == game_column && !again(row))
         .map(|(_, row)| row.deal)
         .collect())
 }

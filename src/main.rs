@@ -1,6 +1,7 @@
 //! The `patience` command line: argument parsing and printing only; the
 //! work is in the library.
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -127,6 +128,10 @@ enum Command {
         /// Add to an existing file, skipping the deals already in it.
         #[arg(long)]
         resume: bool,
+        /// With --resume, solve again the deals whose row says `unknown`
+        /// (with a longer --timeout, say); their old rows are dropped.
+        #[arg(long)]
+        retry_unknown: bool,
         /// Worker threads [default: all cores]. Deals are solved side by
         /// side, one a thread; a deal still undecided after a tenth of its
         /// --timeout or --max-nodes is put aside, and solved again once the
@@ -339,6 +344,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             pysol,
             out,
             resume,
+            retry_unknown,
             threads,
             side_by_side,
             limits,
@@ -354,6 +360,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 share_hard: !side_by_side,
             };
             batch.check().map_err(|e| bad_input(e.to_string()))?;
+            let resume = match (resume, retry_unknown) {
+                (false, true) => {
+                    return Err(bad_input(
+                        "--retry-unknown goes with --resume: it solves again the unknown \
+                         deals of a file already there",
+                    ));
+                }
+                (false, false) => Resume::No,
+                (true, false) => Resume::Skip,
+                (true, true) => Resume::RetryUnknown,
+            };
             run_batch(batch, &out, resume, json)
         }
         Command::Bench {
@@ -577,17 +594,30 @@ fn verify(game: GameKind, source: &Source, moves_path: &Path, show: bool) -> Res
     Ok(code)
 }
 
-fn run_batch(mut batch: Batch, out: &Path, resume: bool, json: bool) -> Result<ExitCode> {
+/// What `batch` does with the deals already in its file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Resume {
+    /// Nothing: the file must not exist.
+    No,
+    /// Skips them.
+    Skip,
+    /// Skips them but for those `unknown`, solved again.
+    RetryUnknown,
+}
+
+fn run_batch(mut batch: Batch, out: &Path, resume: Resume, json: bool) -> Result<ExitCode> {
     let column = batch::game_column(batch.game, batch.pysol);
     let exists = out.exists();
-    if exists && !resume {
+    if exists && resume == Resume::No {
         return Err(bad_input(format!(
             "{} exists: add --resume to continue it, or choose another file",
             out.display()
         )));
     }
-    if resume && exists {
-        let done = batch::finished_deals(out, &column).map_err(bad_input)?;
+    if exists && resume != Resume::No {
+        let asked: HashSet<u64> = batch.deals.iter().copied().collect();
+        let retry = (resume == Resume::RetryUnknown).then_some(&asked);
+        let done = batch::finished_deals(out, &column, retry).map_err(bad_input)?;
         batch.deals.retain(|n| !done.contains(n));
     }
     let file = File::options()

@@ -573,7 +573,7 @@ fn legal_but_incomplete_moves_are_not_won() {
 
 /// One row of a batch file, read without the library's reader so that the
 /// file format itself is checked.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 struct CsvRow {
     game: String,
     deal: u64,
@@ -715,6 +715,44 @@ fn batch_refuses_to_overwrite_without_resume() {
         &[&out.display().to_string(), "--resume"],
     );
     assert_eq!(read(&out), "not mine to lose\n");
+}
+
+/// `--retry-unknown` solves again the deals of its range left `unknown`
+/// (here by a node limit), once each, and keeps every other row.
+#[test]
+fn resume_can_retry_the_unknown_deals() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("batch.csv");
+    pysol_batch("1..6", &out)
+        .args(["--max-nodes", "3"])
+        .assert()
+        .success();
+    let unknown = |rows: &[CsvRow]| -> Vec<u64> {
+        (rows.iter())
+            .filter(|r| r.verdict == "unknown")
+            .map(|r| r.deal)
+            .collect()
+    };
+    let before = read_batch(&out);
+    assert!(unknown(&before).len() >= 5, "{before:?}");
+    assert_bad_input(
+        pysol_batch("1..4", &out).arg("--retry-unknown"),
+        &["--retry-unknown goes with --resume"],
+    );
+    pysol_batch("1..4", &out)
+        .args(["--resume", "--retry-unknown"])
+        .assert()
+        .success();
+    let after = read_batch(&out);
+    assert_eq!(deals(&after), (1..=6).collect::<Vec<_>>());
+    let left: Vec<u64> = unknown(&before).into_iter().filter(|&d| d > 4).collect();
+    assert_eq!(unknown(&after), left);
+    for row in before
+        .iter()
+        .filter(|r| r.verdict != "unknown" || r.deal > 4)
+    {
+        assert!(after.contains(row), "{row:?} lost: {after:?}");
+    }
 }
 
 #[test]
