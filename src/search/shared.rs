@@ -523,6 +523,11 @@ impl<K: TableKey> SharedTable<K> {
             && self.next_len(at).is_none()
     }
 
+    /// Bytes the size in use takes.
+    pub(super) fn size_bytes(&self) -> usize {
+        self.size(self.current.load(Ordering::Acquire)).len() * Slots::<K>::SLOT_BYTES
+    }
+
     /// The most bytes the table may take now.
     pub(super) fn cap(&self) -> usize {
         self.cap.load(Ordering::Relaxed)
