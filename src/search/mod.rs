@@ -1628,35 +1628,29 @@ mod tests {
             given: 0,
             each: each * MIB,
         };
-        let crew = crew(2);
-        let given = || (crew.table.cap() - (1 << 16)) / MIB;
-        let mut four = purse(300, 75);
-        four.give(&crew, 4, true);
-        assert_eq!((given(), four.each / MIB), (0, 75), "nothing ended");
-        four.give(&crew, 3, true);
-        assert_eq!((given(), four.each / MIB), (75, 75));
-        four.give(&crew, 1, true);
+        // Gives, then says what the crew was given and each table keeps.
+        let give = |crew: &Crew<Walk>, purse: &mut Purse, own, sharing| {
+            purse.give(crew, own, sharing);
+            ((crew.table.cap() - (1 << 16)) / MIB, purse.each / MIB)
+        };
+        let (crew, mut four) = (crew(2), purse(300, 75));
+        assert_eq!(give(&crew, &mut four, 4, true), (0, 75), "nothing ended");
+        assert_eq!(give(&crew, &mut four, 3, true), (75, 75));
         assert_eq!(
-            (given(), four.each / MIB),
+            give(&crew, &mut four, 1, true),
             (150, 150),
             "as much as the one left"
         );
-        four.give(&crew, 1, true);
-        assert_eq!(given(), 150, "given once");
-        four.give(&crew, 0, true);
-        assert_eq!(given(), 300);
+        assert_eq!(give(&crew, &mut four, 1, true), (150, 150), "given once");
+        assert_eq!(give(&crew, &mut four, 0, true), (300, 0));
 
-        let crew = self::crew(2);
-        let given = || (crew.table.cap() - (1 << 16)) / MIB;
-        let mut left = purse(300, 100);
-        left.give(&crew, 2, false);
+        let (crew, mut left) = (self::crew(2), purse(300, 100));
         assert_eq!(
-            (given(), left.each / MIB),
+            give(&crew, &mut left, 2, false),
             (0, 150),
             "a thread whose walk left keeps it"
         );
-        left.give(&crew, 0, false);
-        assert_eq!(given(), 300);
+        assert_eq!(give(&crew, &mut left, 0, false), (300, 0));
 
         let crew = self::crew(2);
         let mut small = Purse {
