@@ -99,9 +99,9 @@ enum Command {
         /// The move list, one move a line (`-` for standard input).
         #[arg(long, value_name = "PATH")]
         moves: PathBuf,
-        /// Also print the board the moves reach, in
-        /// the deal text format, the verdict as a `#` comment above it:
-        /// to solve on from there, pipe it to `solve GAME --file -`.
+        /// Also print the board the moves reach, in the deal text format,
+        /// the verdict as a `#` comment above it: to solve on from there,
+        /// pipe it to `solve GAME --file -`.
         #[arg(long)]
         board: bool,
     },

@@ -1024,7 +1024,8 @@ fn retire<G: Game>(
 /// (Lanes deal 826 on two threads: the crew's walk, at a quarter of the
 /// default cap, crowded its table, and one walk left at 5 s, the other
 /// won at 19.8 s; given the share of the narrowed walk of level 1, which
-/// ended at once, the crew's table held both walks to a win at 5 to 7 s.)
+/// ended at once, the crew's table held both walks to a win at 5.5 to
+/// 9.4 s.)
 ///
 /// A part is given only when it is at least twice the bytes of the
 /// table's size in use, or is the last: the table keeps the sizes it grew
