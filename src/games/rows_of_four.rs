@@ -950,8 +950,28 @@ impl Game for RowsOfFour {
     /// and 2 of 1001..1500 in 18.2M; with level 2's rollouts playing level
     /// 1's moves (see [`RowsOfFour::rollout_level`]), 1 (235) in 25.5M and
     /// 2 (1212 and 1406) in 17.1M.
-    const ROLLOUTS: &'static [u32] = &[1, 2, 3];
-    /// Seven tactics, each of which wins deals the others do not: growing
+    ///
+    /// None now: a beam led by the same rollouts (see
+    /// [`RowsOfFour::BEAMS`]) wins what they won, and more, sooner.
+    const ROLLOUTS: &'static [u32] = &[];
+    /// One beam at level 2 (see `search::beam`), led by level 1's
+    /// rollouts, after the walks, with 16 times their turns' nodes, as in
+    /// Alexandria. Alone (`--tactic beam-2 --threads 1`) it wins deal 235,
+    /// which every other tactic took minutes on, in 5.5M positions (5.0 s).
+    /// Deals 1..1000 and 1001..2000 at `--max-nodes 4000000`, one at a
+    /// time: with the three searches led by rollouts and no beam, 1 (235)
+    /// and 2 (1212, 1406) unknown in 21.7M and 25.6M positions; with the
+    /// beam added to them, turns equal, 1 (235) on 1..1000 in 15.1M, and
+    /// with its turns 4 times the others', 13.8M; with the beam in their
+    /// place, turns equal, 16.8M, 4 times, 12.9M and 13.0M (1406), 8 times,
+    /// 12.3M and 12.6M (1406), and 16 times (this), 12.1M and 11.8M, none
+    /// unknown but 235, won in 7.9M. Lost deals cost nothing here: the
+    /// dead-end test proves each at the start.
+    const BEAMS: &'static [u32] = &[2];
+    const BEAM_WEIGHT: u64 = 16;
+    /// Five tactics, each of which wins deals the others do not (seven
+    /// when this was measured, the searches led by rollouts at levels 1 to
+    /// 3 in the beam's place): growing
     /// at every turn, the last of them would get 729 times the nodes of
     /// the first in each round. Numbered deals 1..1000 at `--max-nodes
     /// 4000000`, one at a time, with rollouts at levels 1, 2 and 3 each
@@ -964,7 +984,8 @@ impl Game for RowsOfFour {
     /// start small. 1000 and 10 000 won the same 47 of deals 1..60.
     const FIRST_TURN_NODES: u64 = 10_000;
 
-    /// Level 2's search plays level 1's moves in its rollouts: a card that
+    /// Level 2's search plays level 1's moves in its rollouts, and so does
+    /// the beam (measured with the searches led by rollouts): a card that
     /// can go home goes there, only the stock's next 5 cards, one
     /// rearranging move in a row (see [`Narrowed`]); levels 1 and 3 play
     /// their own. Greedy play gets far in few moves, and the wider search
