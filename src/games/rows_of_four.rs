@@ -1966,11 +1966,12 @@ Redeals: 0
         assert!(won > 200 && lost > 10, "won {won}, lost {lost}");
     }
 
-    /// Deals the walks alone left unknown at 4M positions are won with the
-    /// searches led by rollouts within 500k, and the wins replay: 206, 326
+    /// Deals the walks alone left unknown at 4M positions are won with a
+    /// search led by rollouts within 500k, and the wins replay: 206, 326
     /// (left unknown at 30M when each level's rollouts played its own
     /// moves), 509, 978 and 1135 (left unknown at 4M when every level's
-    /// rollouts played level 1's).
+    /// rollouts played level 1's). Chosen for the best-first searches led
+    /// by rollouts; the beam in their place wins them too.
     #[test]
     fn rollouts_win_what_the_walks_do_not() {
         let limits = Limits {
@@ -1989,6 +1990,25 @@ Redeals: 0
                 "deal {n}"
             );
         }
+    }
+
+    /// Deal 235, which took the search minutes before it had a beam (see
+    /// [`RowsOfFour::BEAMS`]), is won on one thread within 10M positions
+    /// (7.9M when written), and the win replays.
+    #[test]
+    fn the_beam_wins_deal_235_in_seconds() {
+        let limits = Limits {
+            max_nodes: Some(10_000_000),
+            ..Limits::default()
+        };
+        let deal = crate::deal::deal(&LAYOUT, 235);
+        let game = RowsOfFour::new(&deal).unwrap();
+        let report = solve(&game, &limits, &mut Tables::new(DEFAULT_MEMORY));
+        assert_eq!(report.verdict, Verdict::Won);
+        assert_eq!(
+            crate::reference::replay(&RowsOfFourRules, &deal, &report.moves),
+            crate::reference::Replay::Won
+        );
     }
 
     /// Numbered deals solve with the default limits, and every win replays
