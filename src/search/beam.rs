@@ -417,11 +417,9 @@ mod tests {
             };
             beam.children = vec![child(7, 2), child(6, 2), child(5, 1), child(4, 1)];
             beam.descend();
-            let layer = beam.layer.iter();
-            let next: Vec<_> = layer
+            (beam.layer.iter())
                 .map(|c| (c.state, beam.closed[c.at as usize].parent))
-                .collect();
-            next
+                .collect::<Vec<_>>()
         };
         assert_eq!(next(2), [(4, 1), (6, 2)]);
         assert_eq!(next(3), [(4, 1), (5, 1), (6, 2)]);
