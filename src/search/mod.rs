@@ -708,11 +708,13 @@ fn take_turns<G: Game>(
                     }
                     Tactic::BestFirst => *entrant = Entrant::new(Tactic::Full, entrant.table),
                     Tactic::Full if entrant.shared => {
-                        match crew.expect("a shared walk has a crew").leave() {
-                            Some(true) => break (Verdict::Lost, None, Vec::new()),
-                            Some(false) => {}
-                            None => prover_out_of_room = true,
+                        // Whether or not it may leave unfinished, this
+                        // walk ends for want of room: if no other proves
+                        // the loss, that is why the search stops.
+                        if let Some(true) = crew.expect("a shared walk has a crew").leave() {
+                            break (Verdict::Lost, None, Vec::new());
                         }
+                        prover_out_of_room = true;
                         retire(&mut rotation, tables, &mut purse, crew, |t| {
                             t == Tactic::Full
                         });
@@ -1423,6 +1425,19 @@ mod tests {
             full.nodes
         );
         assert_eq!(solve_walk(long(), 1 << 30).verdict, Verdict::Won);
+    }
+
+    /// A crew's walks that all run out of room say so, on one thread as on
+    /// two: the one walk that may leave unfinished leaves no walk that can
+    /// prove a loss when it is alone.
+    #[test]
+    fn shared_walks_out_of_room_stop_for_memory() {
+        for threads in [1, 2] {
+            let long = Walk::line(1_000_000, 1_000_000, 1_000_000);
+            let report = solve_walk_on(long, threads, 1 << 20);
+            assert_eq!(report.verdict, Verdict::Unknown);
+            assert_eq!(report.stop, Some(Stop::Memory), "{threads} threads");
+        }
     }
 
     #[test]
