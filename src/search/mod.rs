@@ -1613,9 +1613,6 @@ mod tests {
         assert!(report.nodes <= 3001, "{}", report.nodes);
     }
 
-    /// One walk of a crew may leave unfinished, never a second; the deal
-    /// is lost once every walk ended, or all but the one that left, and
-    /// never on a leaving alone.
     /// A crew of `walkers` walks of the test game, its table capped at
     /// 64 KiB.
     fn crew(walkers: usize) -> Crew<Walk> {
@@ -1684,6 +1681,9 @@ mod tests {
         assert_eq!(crew.table.cap(), (1 << 16) + 300, "the last part");
     }
 
+    /// One walk of a crew may leave unfinished, never a second; the deal
+    /// is lost once every walk ended, or all but the one that left, and
+    /// never on a leaving alone.
     #[test]
     fn one_walk_may_leave_the_crew() {
         let three = crew(3);
