@@ -21,12 +21,12 @@
 
 use std::cmp::Reverse;
 use std::mem::size_of;
-use std::sync::Arc;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::rollout::{Line, Outcome, Rollout, SharedEnds};
+use super::rollout::{Ends, Line, Outcome, Rollout};
 use super::{Closed, End, ROOT, Search, Stop, Table};
 use crate::game::{Ask, Game};
 use crate::notation;
@@ -82,10 +82,11 @@ pub(super) struct Beam<G: Game> {
     /// its parent's rollout.
     rolls: Vec<(u32, G::Move, G::State, bool)>,
     narrowing: u32,
-    rollout: Rollout<G>,
-    /// Where rollouts played on several threads ended, made at the first
-    /// of them.
-    shared_ends: Option<Arc<SharedEnds>>,
+    /// Where the rollouts of the depths before ended.
+    ends: Ends,
+    /// The rollouts of the parts of a depth (see [`Beam::roll_out`]), made
+    /// at the first of them.
+    parts: Vec<Rollout<G>>,
     pub(super) room: usize,
 }
 
@@ -96,17 +97,21 @@ enum Rolled<M> {
     Won(Vec<M>),
 }
 
-/// Plays `rollout` from `child`, reached by `mv`.
+/// Plays `rollout` from `child`, reached by `mv`, stopping also where
+/// the rollouts behind `earlier` went.
 fn rolled_out<G: Game>(
     rollout: &mut Rollout<G>,
     search: &mut Search<G>,
     child: G::State,
     mv: G::Move,
+    earlier: &Ends,
 ) -> Result<Rolled<G::Move>, Stop> {
-    Ok(match rollout.play(search, child, Some(mv))? {
-        Outcome::Stopped(score) => Rolled::Stopped(score, Line::of(rollout.line())),
-        Outcome::Won => Rolled::Won(rollout.line().to_vec()),
-    })
+    Ok(
+        match rollout.play(search, child, Some(mv), Some(earlier))? {
+            Outcome::Stopped(score) => Rolled::Stopped(score, Line::of(rollout.line())),
+            Outcome::Won => Rolled::Won(rollout.line().to_vec()),
+        },
+    )
 }
 
 impl<G: Game> Beam<G> {
@@ -127,28 +132,21 @@ impl<G: Game> Beam<G> {
             moves: Vec::new(),
             rolls: Vec::new(),
             narrowing,
-            rollout: Rollout::remembering(G::rollout_level(narrowing)),
-            shared_ends: None,
+            ends: Ends::new(),
+            parts: Vec::new(),
             room,
         }
     }
 
     /// Expands on until a win, a beam that ran dry without dropping a
-    /// position, or the end of the turn's nodes.
-    ///
-    /// With helper threads (see [`Search::fork`]), the rollouts from the
-    /// children of a whole depth are played at once, on all of them: one
-    /// position's children are a handful, too few to share out (Alexandria
-    /// deal 176 on two threads took as long as on one, a tenth of it in the
-    /// kernel, waking threads). Alone, each position's children roll out
-    /// before the next position is expanded, as they always did, so node
-    /// counts on one thread do not change.
+    /// position, or the end of the turn's nodes. The children of a depth
+    /// (or of as much of it as a turn expands) roll out together, after
+    /// it is expanded.
     pub(super) fn resume(
         &mut self,
         search: &mut Search<G>,
         table: &mut Table<G::Key>,
     ) -> End<notation::Move> {
-        let together = search.helpers > 1;
         loop {
             self.rolls.clear();
             let mut paused = None;
@@ -164,12 +162,6 @@ impl<G: Game> Beam<G> {
                 self.next += 1;
                 if let Some(won) = self.expand(search, table, self.next - 1) {
                     return won;
-                }
-                if !together {
-                    if let Err(end) = self.score_rolls(search) {
-                        return end;
-                    }
-                    self.rolls.clear();
                 }
             }
             if let Some(End::Stopped(stop)) = paused {
@@ -235,32 +227,18 @@ impl<G: Game> Beam<G> {
 
     /// Scores the children in `rolls`, in order, and makes them candidates
     /// for the next depth: a child on its parent's rollout by its hint, the
-    /// others by a rollout each, played on the helper threads at once where
-    /// the search has them, else one after another. Gives the win a
+    /// others by a rollout each (see [`Beam::roll_out`]). Gives the win a
     /// rollout found, or why one stopped.
     fn score_rolls(&mut self, search: &mut Search<G>) -> Result<(), End<notation::Move>> {
-        let rolled = self.rolls.iter().filter(|roll| !roll.3).count();
-        let together = search.helpers > 1 && rolled > 1;
-        let mut outcomes = match together {
-            true => {
-                let outcomes = self.roll_out_together(search, rolled);
-                search.tell();
-                search.check().map_err(End::Stopped)?;
-                outcomes
-            }
-            false => Vec::new(),
-        }
-        .into_iter();
+        let mut outcomes = self.roll_out(search).into_iter();
+        search.tell();
+        search.check().map_err(End::Stopped)?;
         for &(at, mv, child, hinted) in &self.rolls {
             let parent = self.layer[at as usize];
             let (score, line) = if hinted {
                 (parent.score, parent.line.rest())
             } else {
-                let outcome = match together {
-                    true => outcomes.next().expect("one outcome a rollout"),
-                    false => rolled_out(&mut self.rollout, search, child, mv),
-                };
-                match outcome {
+                match outcomes.next().expect("one outcome a rollout") {
                     Err(stop) => return Err(End::Stopped(stop)),
                     Ok(Rolled::Stopped(score, line)) => (score, line),
                     Ok(Rolled::Won(rest)) => {
@@ -280,39 +258,61 @@ impl<G: Game> Beam<G> {
         Ok(())
     }
 
-    /// Plays the rollouts of `rolls` not hinted, `rolled` of them, on the
-    /// helper threads at once, sharing where they ended (see
-    /// [`SharedEnds`]); each has an even share of what is left of the
-    /// node limit.
-    fn roll_out_together(
-        &mut self,
-        search: &mut Search<G>,
-        rolled: usize,
-    ) -> Vec<Result<Rolled<G::Move>, Stop>> {
-        let share = search.nodes_left().map(|left| left / rolled as u64);
-        let ends = self
-            .shared_ends
-            .get_or_insert_with(|| Arc::new(SharedEnds::new()))
-            .clone();
+    /// Plays the rollouts of the children in `rolls` not hinted, each with
+    /// an even share of what is left of the node limit, on the helper
+    /// threads at once where the search has them (one position's children
+    /// are a handful, too few to share out: Alexandria deal 176 on two
+    /// threads took as long as on one, a tenth of it in the kernel, waking
+    /// threads).
+    ///
+    /// They are cut into [`PARTS`] parts, each of the children of whole
+    /// positions, and a part's rollouts are played one after another: each
+    /// stops where the rollouts of the depths before ended, or those before
+    /// it in its part (siblings share most of their rollouts), not where
+    /// those of other parts did. Then the ends of the parts join the beam's
+    /// in order. So the scores do not hang on which thread gets where
+    /// first, and the beam searches the same positions on any number of
+    /// threads. (When rollouts on two threads read each other's ends as
+    /// they went, Rows of Four deal 235 took 0.8 to 23.5 s in ten runs.)
+    fn roll_out(&mut self, search: &mut Search<G>) -> Vec<Result<Rolled<G::Move>, Stop>> {
+        let todo: Vec<_> = (self.rolls.iter())
+            .filter(|roll| !roll.3)
+            .map(|&(at, mv, child, _)| (at, mv, child))
+            .collect();
+        if todo.is_empty() {
+            return Vec::new();
+        }
+        let share = search.nodes_left().map(|left| left / todo.len() as u64);
         let level = G::rollout_level(self.narrowing);
+        self.parts
+            .resize_with(PARTS, || Rollout::remembering(level));
+        let (earlier, todo) = (&self.ends, &todo);
         let (nodes, best) = (AtomicU64::new(0), AtomicU32::new(0));
         let fork = &*search;
-        let outcomes = (self.rolls.par_iter())
-            .filter(|roll| !roll.3)
-            .map_init(
-                || Rollout::sharing(level, ends.clone()),
-                |rollout, &(_, mv, child, _)| {
-                    let mut helper = fork.fork(share);
-                    let outcome = rolled_out(rollout, &mut helper, child, mv);
-                    nodes.fetch_add(helper.nodes, Ordering::Relaxed);
-                    best.fetch_max(helper.best, Ordering::Relaxed);
-                    outcome
-                },
-            )
-            .collect();
+        let play = |(rollout, part): (&mut Rollout<G>, Range<usize>)| {
+            let mut outcomes = Vec::with_capacity(part.len());
+            for &(_, mv, child) in &todo[part] {
+                let mut helper = fork.fork(share);
+                outcomes.push(rolled_out(rollout, &mut helper, child, mv, earlier));
+                nodes.fetch_add(helper.nodes, Ordering::Relaxed);
+                best.fetch_max(helper.best, Ordering::Relaxed);
+            }
+            outcomes
+        };
+        let parts = parts_by_parent(todo, PARTS);
+        let outcomes: Vec<Vec<_>> = match search.helpers > 1 && parts.len() > 1 {
+            true => (self.parts.par_iter_mut())
+                .zip(parts.into_par_iter())
+                .map(play)
+                .collect(),
+            false => self.parts.iter_mut().zip(parts).map(play).collect(),
+        };
+        for part in &mut self.parts {
+            part.pass_on(&mut self.ends);
+        }
         search.nodes += nodes.into_inner();
         search.best = search.best.max(best.into_inner());
-        outcomes
+        outcomes.into_iter().flatten().collect()
     }
 
     /// Makes `width` children this depth's beam: the best child of each
@@ -383,14 +383,40 @@ impl<G: Game> Beam<G> {
             + (self.layer.capacity() + self.children.capacity())
                 * size_of::<Candidate<G::State, G::Move>>()
             + self.rolls.capacity() * size_of::<(u32, G::Move, G::State, bool)>()
-            + self.rollout.bytes()
-            + self.shared_ends.as_ref().map_or(0, |ends| ends.bytes())
+            + self.ends.bytes()
+            + self.parts.iter().map(Rollout::bytes).sum::<usize>()
     }
+}
+
+/// How many parts [`Beam::roll_out`] cuts a depth's rollouts into: a few
+/// a thread, so that a thread whose parts end early takes another's. (On
+/// two threads, 2, 8 and 32 parts searched alike: Alexandria's 74 numbered
+/// deals of 1..1000 left unknown at 5 s in the record of commit 695269e,
+/// 3M positions each, won 34, 36 and 37; Rows of Four's 93 deals of
+/// 1..50000 that took 0.2 to 1.5 s in `results/rows-of-four-50k.csv`, 4M
+/// each, 56.0M, 50.2M and 58.6M positions in all.)
+const PARTS: usize = 8;
+
+/// Cuts `rolls`, in order of their parents' places, into at most `parts`
+/// runs of about equal length, each cut where the parent changes.
+fn parts_by_parent<M, S>(rolls: &[(u32, M, S)], parts: usize) -> Vec<Range<usize>> {
+    let length = rolls.len().div_ceil(parts.max(1));
+    let mut cuts = Vec::with_capacity(parts);
+    let mut start = 0;
+    while start < rolls.len() {
+        let mut end = (start + length).min(rolls.len());
+        while end < rolls.len() && rolls[end].0 == rolls[end - 1].0 {
+            end += 1;
+        }
+        cuts.push(start..end);
+        start = end;
+    }
+    cuts
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Beam, Candidate, Closed, Line};
+    use super::{Beam, Candidate, Closed, Line, parts_by_parent};
     use crate::search::tree::Tree;
     use crate::search::{Limits, Stop, Tables, Tactic, Verdict, solve_alone};
 
@@ -459,29 +485,45 @@ mod tests {
         // 11 but 7 stop at once (1 node each; the line of 2 is then
         // empty, so 4 rolls out too), 7's goes on to 14 (2).
         // Four wide: expands 1 to 7, and finds the win among 7's
-        // children, which are all looked at before either rolls out;
-        // rolls out from 2 to 13, each stopping at once (12).
+        // children before the children of that depth roll out; rolls out
+        // from 2 to 7, each stopping at once (6).
         let one = 4 + 3 + 3 + 2 + 1;
         let two = 7 + 9 + 2;
-        let four = 7 + 12;
+        let four = 7 + 6;
         assert_eq!(report.nodes, one + two + four);
     }
 
     /// On two threads the rollouts of a depth are played at once: the
-    /// beam still widens to the win, and runs dry without one.
+    /// beam still widens to the win, through the same positions, and runs
+    /// dry without one.
     #[test]
     fn a_beam_on_two_threads_finds_what_it_finds_on_one() {
-        let beam = |goal| {
+        let beam_on_two = |goal| {
             let tree = tree(goal);
             crate::search::solve_parallel(&tree, &Limits::default(), 2, Some(Tactic::Beam(1)))
         };
-        let won = beam(Some(15));
+        let won = beam_on_two(Some(15));
         assert_eq!((won.verdict, won.best), (Verdict::Won, 15));
-        let dry = beam(None);
+        assert_eq!(won.nodes, beam(&tree(Some(15))).nodes);
+        let dry = beam_on_two(None);
         assert_eq!(
             (dry.verdict, dry.stop),
             (Verdict::Unknown, Some(Stop::Narrowed))
         );
+    }
+
+    /// Parts end where the parent changes, past an even share of the
+    /// rollouts, and no part is empty.
+    #[test]
+    fn parts_are_whole_families_of_about_even_length() {
+        let rolls = |parents: &[u32]| parents.iter().map(|&at| (at, (), ())).collect::<Vec<_>>();
+        let four = rolls(&[0, 0, 0, 1, 1, 2, 3, 3, 3, 3]);
+        assert_eq!(parts_by_parent(&four, 4), [0..3, 3..6, 6..10]);
+        assert_eq!(parts_by_parent(&four, 2), [0..5, 5..10]);
+        assert_eq!(parts_by_parent(&four, 1), vec![0..10]);
+        assert_eq!(parts_by_parent(&four, 20), [0..3, 3..5, 5..6, 6..10]);
+        assert_eq!(parts_by_parent(&rolls(&[5; 6]), 3), vec![0..6]);
+        assert!(parts_by_parent(&rolls(&[]), 8).is_empty());
     }
 
     /// Eight wide, the beam keeps every position: run dry, it has searched

@@ -285,7 +285,7 @@ impl<G: Game> BestFirst<G> {
                         self.hints.insert(key, Hint { score, line });
                         score
                     }
-                    Some(rollout) => match rollout.play(search, state, Some(mv)) {
+                    Some(rollout) => match rollout.play(search, state, Some(mv), None) {
                         Err(stop) => return End::Stopped(stop),
                         Ok(Outcome::Stopped(score)) => {
                             let line = Line::of(rollout.line());

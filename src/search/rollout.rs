@@ -9,9 +9,6 @@
 //! best-first search led by these scores (see [`super::best_first`])
 //! goes on from the positions whose greedy lines got furthest.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use ahash::AHashSet;
 
 use super::{Search, Stop, TableKey};
@@ -77,88 +74,36 @@ impl<M: Copy + PartialEq, const N: usize> Line<M, N> {
 /// (`--tactic beam-2`, 300k positions, a scratch build that also rolled
 /// out afresh at each stop) 10% of the stops took another score than
 /// the fresh rollout got.
-struct Ends {
+pub(super) struct Ends {
     /// `(hash, score)`, by the hash's low bits; a hash of 0 is an empty
     /// slot (a position hashing to 0 is not remembered).
     slots: Vec<(u64, i32)>,
     /// Positions remembered since the slots last grew.
     stored: usize,
+    /// The hashes put since [`Ends::absorb`] last took them, kept by ends
+    /// that pass theirs on: a depth of a beam puts few, and taking them by
+    /// the slots would go over them all.
+    puts: Option<Vec<u64>>,
 }
 
 /// The most slots [`Ends`] grows to: 32 MiB.
 const MAX_ENDS: usize = 1 << 21;
 
-/// [`Ends`] for rollouts played on several threads at once (see
-/// [`super::beam`]): a slot is one atomic word, the high half of the hash
-/// and the score, so a thread reads a whole entry whichever wrote it last.
-/// Half a hash and the slot's place leave 53 bits to tell positions apart,
-/// which, as for `Ends`, can only misguide the order of the search. It
-/// does not grow: 16 MiB from the start, touched as rollouts end.
-pub(super) struct SharedEnds {
-    slots: Box<[AtomicU64]>,
-}
-
-impl SharedEnds {
-    pub(super) fn new() -> SharedEnds {
-        SharedEnds {
-            slots: super::shared::zeroed_atomics(MAX_ENDS),
-        }
-    }
-
-    fn slot(&self, hash: u64) -> &AtomicU64 {
-        &self.slots[hash as usize & (MAX_ENDS - 1)]
-    }
-
-    fn get(&self, hash: u64) -> Option<i32> {
-        let entry = self.slot(hash).load(Ordering::Relaxed);
-        (entry != 0 && entry >> 32 == hash >> 32).then_some(entry as u32 as i32)
-    }
-
-    fn put(&self, hash: u64, score: i32) {
-        let entry = (hash >> 32) << 32 | u64::from(score as u32);
-        self.slot(hash).store(entry, Ordering::Relaxed);
-    }
-
-    pub(super) fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<AtomicU64>()
-    }
-}
-
-/// Where a rollout remembers the ends of earlier ones.
-enum Memory {
-    Own(Ends),
-    Shared(Arc<SharedEnds>),
-}
-
-impl Memory {
-    fn get(&self, hash: u64) -> Option<i32> {
-        match self {
-            Memory::Own(ends) => ends.get(hash),
-            Memory::Shared(ends) => ends.get(hash),
-        }
-    }
-
-    fn put(&mut self, hash: u64, score: i32) {
-        match self {
-            Memory::Own(ends) => ends.put(hash, score),
-            Memory::Shared(ends) => ends.put(hash, score),
-        }
-    }
-
-    fn bytes(&self) -> usize {
-        match self {
-            Memory::Own(ends) => ends.slots.capacity() * std::mem::size_of::<(u64, i32)>(),
-            // Counted once, by the beam that holds it.
-            Memory::Shared(_) => 0,
-        }
-    }
-}
-
 impl Ends {
-    fn new() -> Ends {
+    pub(super) fn new() -> Ends {
         Ends {
             slots: vec![(0, 0); 1 << 12],
             stored: 0,
+            puts: None,
+        }
+    }
+
+    /// Ends that keep what they are given until another [`Ends::absorb`]s
+    /// it.
+    fn passing_on() -> Ends {
+        Ends {
+            puts: Some(Vec::new()),
+            ..Ends::new()
         }
     }
 
@@ -171,6 +116,9 @@ impl Ends {
     /// positions already held) once they are outnumbered, so that a short
     /// search touches little memory.
     fn put(&mut self, hash: u64, score: i32) {
+        if let Some(puts) = &mut self.puts {
+            puts.push(hash);
+        }
         self.stored += 1;
         if self.stored > self.slots.len() && self.slots.len() < MAX_ENDS {
             let grown = vec![(0, 0); 2 * self.slots.len()];
@@ -183,6 +131,26 @@ impl Ends {
         }
         let mask = self.slots.len() - 1;
         self.slots[hash as usize & mask] = (hash, score);
+    }
+
+    /// Remembers what `other`, which passes its ends on, holds, in the
+    /// order it was given them, as if its rollouts had ended here; and
+    /// leaves it empty.
+    fn absorb(&mut self, other: &mut Ends) {
+        let mask = other.slots.len() - 1;
+        for hash in other.puts.iter_mut().flat_map(|puts| puts.drain(..)) {
+            let slot = &mut other.slots[hash as usize & mask];
+            if slot.0 == hash {
+                self.put(hash, slot.1);
+                *slot = (0, 0);
+            }
+        }
+        other.stored = 0;
+    }
+
+    pub(super) fn bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<(u64, i32)>()
+            + self.puts.as_ref().map_or(0, Vec::capacity) * std::mem::size_of::<u64>()
     }
 }
 
@@ -200,7 +168,7 @@ pub(super) struct Rollout<G: Game> {
     /// The hashes of the positions the rollout went through, for `ends`.
     path: Vec<u64>,
     /// Kept only for a beam (see [`Rollout::remembering`]).
-    ends: Option<Memory>,
+    ends: Option<Ends>,
 }
 
 impl<G: Game> Rollout<G> {
@@ -225,31 +193,27 @@ impl<G: Game> Rollout<G> {
     /// position another went through may go elsewhere, and the best-first
     /// searches of Rows of Four, misled, no longer won deal 326 within
     /// 20M positions (184k without).
+    ///
+    /// It keeps where its rollouts ended only until [`Rollout::pass_on`]
+    /// gives them to the beam's [`Ends`], which the rollouts of later
+    /// depths read.
     pub(super) fn remembering(narrowing: u32) -> Rollout<G> {
         Rollout {
-            ends: Some(Memory::Own(Ends::new())),
-            ..Rollout::new(narrowing)
-        }
-    }
-
-    /// As [`Rollout::remembering`], in ends shared with rollouts on other
-    /// threads.
-    pub(super) fn sharing(narrowing: u32, ends: Arc<SharedEnds>) -> Rollout<G> {
-        Rollout {
-            ends: Some(Memory::Shared(ends)),
+            ends: Some(Ends::passing_on()),
             ..Rollout::new(narrowing)
         }
     }
 
     /// Plays on from `state`, reached by `last`, until no move leads to a
     /// position this rollout has not been through, or to one an earlier
-    /// rollout went through (see [`Ends`]). Each position played through
-    /// counts as a node of the search.
+    /// rollout went through (see [`Ends`]), its own or one of `earlier`'s.
+    /// Each position played through counts as a node of the search.
     pub(super) fn play(
         &mut self,
         search: &mut Search<G>,
         mut state: G::State,
         mut last: Option<G::Move>,
+        earlier: Option<&Ends>,
     ) -> Result<Outcome, Stop> {
         let game = search.game;
         let ask = Ask {
@@ -269,7 +233,8 @@ impl<G: Game> Rollout<G> {
             }
             if let Some(ends) = &self.ends {
                 let hash = key.table_hash();
-                if let Some(score) = ends.get(hash) {
+                let end = ends.get(hash).or_else(|| earlier?.get(hash));
+                if let Some(score) = end {
                     return Ok(self.stop(score));
                 }
                 self.path.push(hash);
@@ -310,27 +275,39 @@ impl<G: Game> Rollout<G> {
         self.seen.capacity() * std::mem::size_of::<G::Key>()
             + (self.moves.capacity() + self.line.capacity()) * std::mem::size_of::<G::Move>()
             + self.path.capacity() * std::mem::size_of::<u64>()
-            + self.ends.as_ref().map_or(0, Memory::bytes)
+            + self.ends.as_ref().map_or(0, Ends::bytes)
+    }
+
+    /// Passes the ends this rollout remembers on to `to` (see
+    /// [`Ends::absorb`]).
+    pub(super) fn pass_on(&mut self, to: &mut Ends) {
+        if let Some(ends) = &mut self.ends {
+            to.absorb(ends);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Ends, SharedEnds};
+    use super::Ends;
 
-    /// A shared slot holds the last score put in it, and answers only the
-    /// hash whose high half it keeps.
+    /// Absorbing keeps what both held, the absorbed one's score where
+    /// they share a position, and leaves the absorbed ends empty.
     #[test]
-    fn shared_ends_keep_the_last_score_of_their_hash() {
-        let ends = SharedEnds::new();
-        let hash = 0x1234_5678_0000_0042u64;
-        assert_eq!(ends.get(hash), None);
-        ends.put(hash, -7);
-        assert_eq!(ends.get(hash), Some(-7));
-        let twin = hash ^ 1 << 40;
-        assert_eq!(ends.get(twin), None, "same slot, another position");
-        ends.put(twin, 3);
-        assert_eq!((ends.get(hash), ends.get(twin)), (None, Some(3)));
+    fn absorbed_ends_keep_both_and_the_later_score() {
+        let (mut ends, mut later) = (Ends::new(), Ends::passing_on());
+        let hash = |i: u64| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ends.put(hash(0), 1);
+        ends.put(hash(1), 2);
+        later.put(hash(1), -2);
+        later.put(hash(2), 3);
+        ends.absorb(&mut later);
+        let got = |ends: &Ends| (0..4).map(|i| ends.get(hash(i))).collect::<Vec<_>>();
+        assert_eq!(got(&ends), [Some(1), Some(-2), Some(3), None]);
+        assert_eq!(got(&later), [None; 4]);
+        later.put(hash(3), 4);
+        ends.absorb(&mut later);
+        assert_eq!(got(&ends), [Some(1), Some(-2), Some(3), Some(4)]);
     }
 
     /// Growing moves what the slots held: a score put before is found
