@@ -1976,12 +1976,19 @@ Redeals: 0
     /// by rollouts; the beam in their place wins them too.
     #[test]
     fn rollouts_win_what_the_walks_do_not() {
+        assert_won_within(&[206, 326, 509, 978, 1135], 500_000, 1 << 26);
+    }
+
+    /// Solves each of the numbered `deals` on one thread within
+    /// `max_nodes` positions and a table of `memory` bytes, and checks
+    /// that it is won and that the win replays under the reference rules.
+    fn assert_won_within(deals: &[u64], max_nodes: u64, memory: usize) {
         let limits = Limits {
-            max_nodes: Some(500_000),
+            max_nodes: Some(max_nodes),
             ..Limits::default()
         };
-        let mut tables = Tables::new(1 << 26);
-        for n in [206, 326, 509, 978, 1135] {
+        let mut tables = Tables::new(memory);
+        for &n in deals {
             let deal = crate::deal::deal(&LAYOUT, n);
             let game = RowsOfFour::new(&deal).unwrap();
             let report = solve(&game, &limits, &mut tables);
@@ -2001,22 +2008,7 @@ Redeals: 0
     /// parts, see `Beam::roll_out`), and the wins replay.
     #[test]
     fn the_beam_wins_hard_deals_fast() {
-        let limits = Limits {
-            max_nodes: Some(500_000),
-            ..Limits::default()
-        };
-        let mut tables = Tables::new(DEFAULT_MEMORY);
-        for n in [4264, 34557, 9361] {
-            let deal = crate::deal::deal(&LAYOUT, n);
-            let game = RowsOfFour::new(&deal).unwrap();
-            let report = solve(&game, &limits, &mut tables);
-            assert_eq!(report.verdict, Verdict::Won, "deal {n}");
-            assert_eq!(
-                crate::reference::replay(&RowsOfFourRules, &deal, &report.moves),
-                crate::reference::Replay::Won,
-                "deal {n}"
-            );
-        }
+        assert_won_within(&[4264, 34557, 9361], 500_000, DEFAULT_MEMORY);
     }
 
     /// A search with a beam goes through the same positions on one thread
