@@ -79,8 +79,10 @@ enum Command {
         /// best-first search, with one queue (a thread with tactics of its
         /// own joins it once they end); the game's other tactics are dealt
         /// out among the threads, and a beam plays its rollouts on all of
-        /// them. Node counts then differ from run to run; `--threads
-        /// 1` repeats exactly. Under a `--memory` too small for the deal,
+        /// them. Node counts then differ from run to run, but for games
+        /// with a beam (Rows of Four, Alexandria), which search the same
+        /// positions on any number of threads; `--threads 1` repeats
+        /// exactly. Under a `--memory` too small for the deal,
         /// one thread may be faster: once the shared table forgets often,
         /// one walk leaves it to the others, and where a key takes several
         /// words the shared table holds fewer positions in the same bytes.
