@@ -551,7 +551,7 @@ impl<K: TableKey> SharedTable<K> {
 }
 
 /// `len` atomics, zero, in memory the system hands out untouched.
-pub(super) fn zeroed_atomics(len: usize) -> Box<[AtomicU64]> {
+fn zeroed_atomics(len: usize) -> Box<[AtomicU64]> {
     let layout = Layout::array::<AtomicU64>(len).expect("a table within the address space");
     // SAFETY: the layout has a nonzero size (len is at least 1024 slots),
     // an all-zero AtomicU64 is a valid 0, and a Box<[AtomicU64]> of `len`
