@@ -955,6 +955,9 @@ pub fn solve_parallel<G: Game>(
                 }
                 scope.spawn(move || {
                     let mut tables = Tables::new(limits.memory);
+                    if beaming && threads > 1 {
+                        tables = tables.touching_on_pool();
+                    }
                     take_turns(game, &limits, &mut tables, tactics, budget, Some(crew))
                 })
             })

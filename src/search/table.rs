@@ -8,8 +8,10 @@
 
 use std::mem::size_of;
 
+use rayon::prelude::*;
+
 /// A key the table can store.
-pub trait TableKey: Copy + Eq + std::hash::Hash {
+pub trait TableKey: Copy + Eq + std::hash::Hash + Send + Sync {
     /// The value marking an empty slot: zero, so that a new table is
     /// zeroed memory the system hands out lazily. No game may produce it as
     /// a key.
@@ -138,6 +140,10 @@ pub(super) const PROBES: usize = 32;
 /// more growths, each rehashing far fewer keys than it then searches.
 const MIN_SLOTS: usize = 1 << 11;
 
+/// The least fresh memory a pooled table has the pool touch: waking the
+/// threads costs more than touching a few pages.
+const POOLED_BYTES: usize = 4 << 20;
+
 /// A table of positions, grown as a search needs it up to a cap.
 ///
 /// It grows once half full: with linear probing, a lookup of a key that is
@@ -163,6 +169,9 @@ pub struct Table<K: TableKey> {
     forgot: bool,
     /// The cap given, in bytes.
     cap: usize,
+    /// Whether fresh memory is first touched on the rayon pool (see
+    /// [`Tables::touching_on_pool`]).
+    pooled: bool,
 }
 
 impl<K: TableKey> Table<K> {
@@ -181,6 +190,7 @@ impl<K: TableKey> Table<K> {
             scratch: Vec::new(),
             forgot: false,
             cap: max_bytes,
+            pooled: false,
         }
     }
 
@@ -213,7 +223,10 @@ impl<K: TableKey> Table<K> {
 
     /// Gives the table's memory back, for a search that no longer uses it.
     fn release(&mut self) {
-        *self = Table::new(self.cap);
+        *self = Table {
+            pooled: self.pooled,
+            ..Table::new(self.cap)
+        };
     }
 
     /// Empties the table for a new search, with room for about as many
@@ -232,14 +245,26 @@ impl<K: TableKey> Table<K> {
     }
 
     /// Uses the first `active` slots, all empty.
+    ///
+    /// More slots than the table has are fresh memory, not the old block
+    /// grown: every slot is emptied anyway (a growing table's keys wait in
+    /// `scratch`), so `realloc` copied the old slots for nothing, and held
+    /// both blocks at once. The kernel clears each fresh page when it is
+    /// first touched, which on a pooled table both threads do.
     fn set_active(&mut self, active: usize) {
         let used = active + PROBES - 1;
         if self.slots.len() < used {
-            // Exactly: `resize` alone may round the buffer up past the cap.
-            self.slots.reserve_exact(used - self.slots.len());
-            self.slots.resize(used, K::EMPTY);
+            self.slots = Vec::new();
+            // Exactly: a growing `Vec` may round the buffer up past the cap.
+            let mut slots = Vec::with_capacity(used);
+            match self.pooled && used * size_of::<K>() >= POOLED_BYTES {
+                true => slots.par_extend(rayon::iter::repeat_n(K::EMPTY, used)),
+                false => slots.resize(used, K::EMPTY),
+            }
+            self.slots = slots;
+        } else {
+            self.slots[..used].fill(K::EMPTY);
         }
-        self.slots[..used].fill(K::EMPTY);
         self.active = active;
     }
 
@@ -315,8 +340,11 @@ impl<K: TableKey> Table<K> {
         let mut keys = std::mem::take(&mut self.scratch);
         keys.clear();
         // Exactly: letting `extend` double the buffer could take as much
-        // again as the table.
-        keys.reserve_exact(self.len);
+        // again as the table. And afresh, as `reserve` would copy the old
+        // buffer, which holds nothing wanted.
+        if keys.capacity() < self.len {
+            keys = Vec::with_capacity(self.len);
+        }
         keys.extend(
             self.slots[..self.active + PROBES - 1]
                 .iter()
@@ -406,6 +434,7 @@ pub(super) fn prefetch_slot<T>(slot: &T) {
 pub struct Tables<K: TableKey> {
     cap: usize,
     tables: Vec<Table<K>>,
+    pooled: bool,
 }
 
 impl<K: TableKey> Tables<K> {
@@ -415,6 +444,19 @@ impl<K: TableKey> Tables<K> {
         Tables {
             cap,
             tables: Vec::new(),
+            pooled: false,
+        }
+    }
+
+    /// These tables, with the fresh memory of each growth touched first on
+    /// the rayon pool's threads: for a thread whose search has the pool's
+    /// threads wait while it grows a table (a beam's, see
+    /// [`super::solve_parallel`]). The kernel clears a page as it is first
+    /// touched, and that was a quarter of such a thread's time.
+    pub(super) fn touching_on_pool(self) -> Tables<K> {
+        Tables {
+            pooled: true,
+            ..self
         }
     }
 
@@ -423,12 +465,16 @@ impl<K: TableKey> Tables<K> {
     /// starts afresh; the others keep their memory.
     pub(super) fn split(&mut self, count: usize) -> &mut [Table<K>] {
         let share = self.cap / count.max(1);
+        let new = || Table {
+            pooled: self.pooled,
+            ..Table::new(share)
+        };
         if self.tables.len() != count {
-            self.tables = (0..count).map(|_| Table::new(share)).collect();
+            self.tables = (0..count).map(|_| new()).collect();
         }
         for table in &mut self.tables {
             if table.cap != share {
-                *table = Table::new(share);
+                *table = new();
             }
         }
         &mut self.tables
@@ -541,6 +587,25 @@ mod tests {
         assert_eq!(table.active, (3 << 19) - 1 - PROBES);
         assert!(!table.has_forgotten());
         assert!((1..700_000u64).all(|k| table.contains(k)));
+    }
+
+    /// A table whose fresh memory the pool touches grows through the same
+    /// sizes as any other, past the size the pool takes on, and holds the
+    /// same keys (a big table at half load forgets the odd one: see
+    /// [`PROBES`]).
+    #[test]
+    fn a_pooled_table_grows_as_any_other() {
+        let mut tables = Tables::<[u64; 4]>::new(1 << 30).touching_on_pool();
+        let pooled = &mut tables.split(1)[0];
+        let mut plain = Table::<[u64; 4]>::new(1 << 30);
+        let key = |k: u64| [k, 1, 2, 3];
+        for k in 1..300_000u64 {
+            assert_eq!(pooled.insert(key(k)), plain.insert(key(k)));
+        }
+        assert!(pooled.pooled && pooled.slots.len() * 32 > 4 * POOLED_BYTES);
+        assert_eq!((pooled.bytes(), pooled.len), (plain.bytes(), plain.len));
+        assert!(pooled.len > 299_900);
+        assert!((1..300_000u64).all(|k| pooled.contains(key(k)) == plain.contains(key(k))));
     }
 
     #[test]
