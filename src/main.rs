@@ -138,12 +138,15 @@ enum Command {
         /// side, one a thread; a deal still undecided after a tenth of its
         /// --timeout or --max-nodes is put aside, and solved again once the
         /// others are done on every thread with what is left of its limits
-        /// (see `solve --threads`).
+        /// (see `solve --threads`). In Rows of Four and Alexandria none is
+        /// put aside: a thread with no deal left plays a share of the
+        /// rollouts of those still running, which end as on one thread.
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
         /// Solve every deal on one thread to its end, handing none to
-        /// every thread: more deals/s when many end `unknown`, and node
-        /// counts under --max-nodes that repeat exactly.
+        /// every thread and sharing no rollouts: more deals/s when many end
+        /// `unknown`, and node counts under --max-nodes that repeat
+        /// exactly.
         #[arg(long)]
         side_by_side: bool,
         #[command(flatten)]

@@ -567,7 +567,11 @@ fn take_turns<G: Game>(
     let started = Instant::now();
     let mut search = Search::new(game, limits);
     search.halt = crew.map(|crew| &crew.halt);
-    search.helpers = crew.map_or(1, |crew| crew.threads);
+    search.helpers = match crew {
+        Some(crew) => crew.threads,
+        None if tables.pooled() => rayon::current_num_threads(),
+        None => 1,
+    };
     let shared = |tactic| crew.is_some_and(|crew| crew.prover == Some(tactic));
     let own = tactics.iter().filter(|&&t| !shared(t)).count();
     let mut purse = Purse {
@@ -956,7 +960,7 @@ pub fn solve_parallel<G: Game>(
                 scope.spawn(move || {
                     let mut tables = Tables::new(limits.memory);
                     if beaming && threads > 1 {
-                        tables = tables.touching_on_pool();
+                        tables = tables.in_pool();
                     }
                     take_turns(game, &limits, &mut tables, tactics, budget, Some(crew))
                 })

@@ -170,7 +170,7 @@ pub struct Table<K: TableKey> {
     /// The cap given, in bytes.
     cap: usize,
     /// Whether fresh memory is first touched on the rayon pool (see
-    /// [`Tables::touching_on_pool`]).
+    /// [`Tables::in_pool`]).
     pooled: bool,
 }
 
@@ -448,16 +448,22 @@ impl<K: TableKey> Tables<K> {
         }
     }
 
-    /// These tables, with the fresh memory of each growth touched first on
-    /// the rayon pool's threads: for a thread whose search has the pool's
-    /// threads wait while it grows a table (a beam's, see
-    /// [`super::solve_parallel`]). The kernel clears a page as it is first
-    /// touched, and that was a quarter of such a thread's time.
-    pub(super) fn touching_on_pool(self) -> Tables<K> {
+    /// The tables of a thread whose searches may hand work to the threads
+    /// of the rayon pool they run in, when those have none of their own: a
+    /// beam's rollouts (see [`super::beam`]), and the fresh memory of a
+    /// table's growth, which the kernel clears as it is first touched (a
+    /// quarter of the time of a beam's thread on two threads, when it
+    /// grew its tables alone while the pool waited).
+    pub fn in_pool(self) -> Tables<K> {
         Tables {
             pooled: true,
             ..self
         }
+    }
+
+    /// Whether these tables' searches may hand work to their pool.
+    pub(super) fn pooled(&self) -> bool {
+        self.pooled
     }
 
     /// `count` tables, each with an equal share of the cap. A table that
@@ -595,7 +601,7 @@ mod tests {
     /// [`PROBES`]).
     #[test]
     fn a_pooled_table_grows_as_any_other() {
-        let mut tables = Tables::<[u64; 4]>::new(1 << 30).touching_on_pool();
+        let mut tables = Tables::<[u64; 4]>::new(1 << 30).in_pool();
         let pooled = &mut tables.split(1)[0];
         let mut plain = Table::<[u64; 4]>::new(1 << 30);
         let key = |k: u64| [k, 1, 2, 3];
