@@ -64,11 +64,13 @@ pub struct Batch {
     /// table ([`search::solve_parallel`]), with what is left of its limits.
     /// Hard deals then end sooner (1.2x to 6x on two threads), at the cost
     /// of the tenth searched twice; batches whose deals all end within the
-    /// tenth are unchanged. Also, a thread with no deal left takes a share
-    /// of the beam's rollouts of a deal still running on another (see
-    /// [`crate::search::Tables::in_pool`]; they end the same on any number
-    /// of threads). Off, every deal is solved on one thread to its end, and
-    /// node counts under `--max-nodes` repeat exactly.
+    /// tenth are unchanged. In a game with a beam no deal is put aside:
+    /// a thread with no deal left plays a share of the rollouts of a deal
+    /// still running (see [`crate::search::Tables::in_pool`]), which is
+    /// how such a deal uses every thread in `solve_parallel` too, without
+    /// the tenth searched again. Off, every deal is solved
+    /// on one thread to its end, and node counts under `--max-nodes`
+    /// repeat exactly.
     pub share_hard: bool,
 }
 
