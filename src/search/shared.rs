@@ -310,6 +310,16 @@ const FIRST_LEN: usize = 1 << 12;
 /// last (see [`SharedTable::next_len`]).
 const GROWTH: usize = 4;
 
+/// The largest last size (see [`SharedTable::next_len`]) that is not put
+/// off while a fourfold one fits. A hash table's keys land all over it,
+/// so each of its pages is touched, and cleared by the kernel, long before
+/// it is full. (Raglan deal 24623 on two threads, lost in 5.7M positions:
+/// a last size of 854 MB took 3.0 to 3.4 s, 1.9 to 3.0 s of it the
+/// kernel's, against 1.9 to 2.1 s for one of 512 MB. Lanes deal 42 at
+/// `--memory 64M` needs what room there is: held to a fourfold size, its
+/// table had half as many slots and the search took 2.2 times as long.)
+const BIG_LAST_SIZE: usize = 256 << 20;
+
 /// The table, shared by reference among the threads of one search.
 ///
 /// It grows as the local [`super::Table`] does, at half load, but without
@@ -378,7 +388,8 @@ impl<K: TableKey> SharedTable<K> {
     }
 
     /// The slots of the size after `at`: four times as many, if the size
-    /// after that could still double within the cap; else, as the last
+    /// after that could still double within the cap, or if a last size
+    /// would take more than [`BIG_LAST_SIZE`]; else, as the last
     /// size, every slot the cap has room for besides the sizes made, if
     /// that is at least twice as many; else `None`. (Powers of two alone,
     /// with the old sizes kept, left a walk alone in the table half the
@@ -394,7 +405,8 @@ impl<K: TableKey> SharedTable<K> {
         if at + 1 >= MAX_SIZES {
             return None;
         }
-        if fit >= len.saturating_mul(3 * GROWTH) {
+        let big = fit.saturating_mul(Slots::<K>::SLOT_BYTES) > BIG_LAST_SIZE;
+        if fit >= len.saturating_mul(3 * GROWTH) || (big && fit >= len.saturating_mul(GROWTH)) {
             Some(len * GROWTH)
         } else {
             (fit >= 2 * len).then_some(fit)
@@ -611,6 +623,26 @@ mod tests {
             assert_eq!(table.visit(k, hash(k)), (kept, false), "{k}");
         }
         assert!(table.bytes() <= 1 << 20);
+    }
+
+    /// A size that leaves no room to double again is followed by one that
+    /// takes all the room left, unless that is more than `BIG_LAST_SIZE`
+    /// and a fourfold size fits: then by the fourfold one.
+    #[test]
+    fn a_big_last_size_waits_while_a_fourfold_one_fits() {
+        const MI: usize = 1 << 20;
+        let next_after = |room: usize| {
+            let table = SharedTable::<[u64; 3]>::new(0);
+            table.grow(0, MI);
+            table.raise_cap(table.bytes() + room);
+            table.next_len(1)
+        };
+        let fit = |room: usize| room / 32 - PROBES;
+        assert_eq!(next_after(200 * MI), Some(fit(200 * MI)));
+        assert_eq!(next_after(300 * MI), Some(4 * MI));
+        assert_eq!(next_after(100 * MI), Some(fit(100 * MI)));
+        assert_eq!(next_after(MI), None);
+        assert_eq!(next_after(400 * MI), Some(4 * MI));
     }
 
     /// A key with a spare bit takes one word a slot, which holds its mark
