@@ -3,9 +3,9 @@
 //! Each worker thread keeps its own table and reuses it from deal to deal.
 //! A deal that turns out hard is handed to every thread once the others
 //! are done, or, in a game with a beam, has the threads with no deal left
-//! play a share of its rollouts (see [`Batch::share_hard`]). Rows go to a single writer (the
-//! caller's closure) as deals finish, so a caller that writes and flushes
-//! each row loses nothing when stopped.
+//! play a share of its rollouts (see [`Batch::share_hard`]). Rows go to a
+//! single writer (the caller's closure) as deals finish, so a caller that
+//! writes and flushes each row loses nothing when stopped.
 
 use std::collections::HashSet;
 use std::fs::File;
@@ -68,9 +68,8 @@ pub struct Batch {
     /// a thread with no deal left plays a share of the rollouts of a deal
     /// still running (see [`crate::search::Tables::in_pool`]), which is
     /// how such a deal uses every thread in `solve_parallel` too, without
-    /// the tenth searched again. Off, every deal is solved
-    /// on one thread to its end, and node counts under `--max-nodes`
-    /// repeat exactly.
+    /// the tenth searched again. Off, every deal is solved on one thread to
+    /// its end, and node counts under `--max-nodes` repeat exactly.
     pub share_hard: bool,
 }
 

@@ -315,7 +315,7 @@ const GROWTH: usize = 4;
 /// so each of its pages is touched, and cleared by the kernel, long before
 /// it is full. (Raglan deal 24623 on two threads, lost in 5.7M positions:
 /// a last size of 854 MB took 3.0 to 3.4 s, 1.9 to 3.0 s of it the
-/// kernel's, against 1.9 to 2.1 s for one of 512 MB. Lanes deal 42 at
+/// kernel's, against 1.8 to 2.1 s for one of 512 MB. Lanes deal 42 at
 /// `--memory 64M` needs what room there is: held to a fourfold size, its
 /// table had half as many slots and the search took 2.2 times as long.)
 const BIG_LAST_SIZE: usize = 256 << 20;
