@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use ahash::AHashMap;
 
 use super::rollout::{Line, Outcome, Rollout};
-use super::shared::{SharedTable, Visit};
-use super::walk::{SharedView, Visited};
+use super::shared::{SharedTable, SharedView, Visit};
+use super::walk::Visited;
 use super::{CHECK_EVERY, Closed, End, ROOT, Search, Stop, Table};
 use crate::game::{Ask, Game};
 use crate::notation;
@@ -448,6 +448,10 @@ impl<G: Game> Frontier<G> {
         front.members -= 1;
         if front.members == 0 && front.full {
             front.open = Queue::new();
+            // Let go of the queue before the table: a thread that holds a
+            // view of the table may be waiting for the queue, to find the
+            // search full and leave the table.
+            drop(front);
             for closed in &self.closed {
                 *closed.lock().expect("no thread panics holding it") = Vec::new();
             }
@@ -547,7 +551,7 @@ impl<G: Game> SharedBestFirst<G> {
         let game = search.game;
         loop {
             if self.next == self.lot.len()
-                && let Some(end) = self.take(search, frontier)
+                && let Some(end) = self.take(search, frontier, table)
             {
                 return end;
             }
@@ -588,7 +592,12 @@ impl<G: Game> SharedBestFirst<G> {
     /// Queues the children of the last lot and takes the next one; waits
     /// while the queue is empty and other threads are busy. `None` once
     /// there is a lot to expand.
-    fn take(&mut self, search: &Search<G>, frontier: &Frontier<G>) -> Option<End<notation::Move>> {
+    fn take(
+        &mut self,
+        search: &Search<G>,
+        frontier: &Frontier<G>,
+        table: &mut SharedView<G::Key>,
+    ) -> Option<End<notation::Move>> {
         self.flush(frontier);
         loop {
             let mut front = frontier.front();
@@ -624,10 +633,12 @@ impl<G: Game> SharedBestFirst<G> {
                 return Some(End::Lost);
             }
             drop(front);
-            // Another thread's children are still to come.
+            // Another thread's children are still to come; it may be
+            // waiting for this one to let go of the table, to grow it.
             if let Err(stop) = search.check() {
                 return Some(End::Stopped(stop));
             }
+            table.wait();
             std::thread::yield_now();
         }
     }

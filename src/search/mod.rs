@@ -33,8 +33,8 @@ use crate::game::Game;
 use crate::notation;
 use beam::Beam;
 use best_first::{BestFirst, Frontier, SharedBestFirst};
-use shared::SharedTable;
-use walk::{SharedView, Visited, Walk};
+use shared::{SharedTable, SharedView};
+use walk::Walk;
 
 /// A position an attempt kept: how it was reached, to rebuild the winning
 /// line.
@@ -927,7 +927,7 @@ pub fn solve_parallel<G: Game>(
     let frontier = pooling.then(|| {
         let root = game.initial();
         let key = game.key(&root);
-        table.visit(key, key.table_hash());
+        SharedView::new(&table).visit(key, key.table_hash());
         Frontier::new(game, root, dealt.len())
     });
     let crew = Crew {
@@ -1070,7 +1070,7 @@ impl Purse {
             (own, false) => (self.cap - self.given) / own,
         };
         let due = self.cap - own * each;
-        if due > self.given && own > 0 && due - self.given < 2 * crew.table.size_bytes() {
+        if due > self.given && own > 0 && due - self.given < 2 * crew.table.bytes() {
             return;
         }
         self.each = each;
@@ -1766,7 +1766,8 @@ mod tests {
         let walk: Walk<true> = Walk::line(100_000, 100_000, 0);
         let limits = Limits::default();
         let table = SharedTable::<u64>::new(1 << 20);
-        table.visit(walk.key(&0), walk.key(&0).table_hash());
+        let visit = |key: u64| SharedView::new(&table).visit(key, key.table_hash());
+        visit(walk.key(&0));
         let frontier = Frontier::new(&walk, 0, 2);
         let mut search = Search::new(&walk, &limits);
         let mut second = SharedBestFirst::new(1, 1 << 30);
@@ -1779,15 +1780,17 @@ mod tests {
         assert!(matches!(end, End::OutOfRoom));
         assert!(search.nodes < 100_000);
         first.quit(&frontier, &table);
-        let (visit, _) = table.visit(walk.key(&1), walk.key(&1).table_hash());
-        assert_ne!(visit, shared::Visit::Fresh, "kept while a member is in");
+        assert_ne!(
+            visit(walk.key(&1)),
+            shared::Visit::Fresh,
+            "kept while a member is in"
+        );
         let end = second.resume(&mut search, &frontier, &mut SharedView::new(&table));
         assert!(matches!(end, End::OutOfRoom), "the search is full for all");
         second.quit(&frontier, &table);
         assert!(frontier.wait_emptied(&search).is_ok());
-        let (visit, _) = table.visit(walk.key(&1), walk.key(&1).table_hash());
         assert_eq!(
-            visit,
+            visit(walk.key(&1)),
             shared::Visit::Fresh,
             "the table forgot the search's positions"
         );

@@ -21,8 +21,8 @@
 
 use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
 use std::marker::PhantomData;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
+use std::sync::{Arc, Mutex, PoisonError, RwLock, RwLockReadGuard};
 
 use super::table::{PROBES, TableKey, home_among, prefetch_slot};
 
@@ -63,8 +63,6 @@ struct Slots<K: TableKey> {
     /// `PROBES - 1` more follow, so that a key's window of slots never
     /// wraps around.
     len: usize,
-    /// Slots filled, as the walks report them (see [`SharedTable::filled`]).
-    filled: AtomicUsize,
     key: PhantomData<K>,
 }
 
@@ -104,13 +102,42 @@ impl<K: TableKey> Slots<K> {
     /// Bytes a slot takes, for the cap.
     const SLOT_BYTES: usize = Self::STRIDE * size_of::<AtomicU64>();
 
+    /// Slots copied at a time when the table grows (see
+    /// [`SharedTable::copy`]).
+    const CHUNK: usize = CHUNK_BYTES.div_ceil(Self::SLOT_BYTES);
+
     fn new(len: usize) -> Slots<K> {
         Slots {
             words: zeroed_atomics((len + PROBES - 1) * Self::STRIDE),
             len,
-            filled: AtomicUsize::new(0),
             key: PhantomData,
         }
+    }
+
+    /// Gives back to the system the memory of the slots below `below`,
+    /// in whole huge pages, from byte `from` (where the last call stopped)
+    /// on; says where this one stopped. The slots given back read as
+    /// empty, and a write would take a page again: the caller makes sure
+    /// no thread looks at them.
+    fn release(&self, from: usize, below: usize) -> usize {
+        const HUGE: usize = 2 << 20;
+        let base = self.words.as_ptr() as usize;
+        let from = from.max(base.next_multiple_of(HUGE) - base);
+        let end = ((base + below * Self::SLOT_BYTES) / HUGE * HUGE).saturating_sub(base);
+        if from < end {
+            #[cfg(target_os = "linux")]
+            // SAFETY: whole pages inside the block these slots own, which
+            // stays mapped; the kernel zeroes them, as an empty slot is,
+            // and no thread reads or writes them meanwhile.
+            unsafe {
+                libc::madvise(
+                    (base + from) as *mut libc::c_void,
+                    end - from,
+                    libc::MADV_DONTNEED,
+                );
+            }
+        }
+        end.max(from)
     }
 
     fn len(&self) -> usize {
@@ -286,10 +313,6 @@ impl<K: TableKey> Slots<K> {
         }
     }
 
-    fn bytes(&self) -> usize {
-        self.words.len() * size_of::<AtomicU64>()
-    }
-
     fn is_done(guard: u64) -> bool {
         guard & Self::DONE_BIT != 0
     }
@@ -310,56 +333,89 @@ const FIRST_LEN: usize = 1 << 12;
 /// last (see [`SharedTable::next_len`]).
 const GROWTH: usize = 4;
 
-/// The largest last size (see [`SharedTable::next_len`]) that is not put
-/// off while a fourfold one fits. A hash table's keys land all over it,
-/// so each of its pages is touched, and cleared by the kernel, long before
-/// it is full. (Raglan deal 24623 on two threads, lost in 5.7M positions:
-/// a last size of 854 MB took 3.0 to 3.4 s, 1.9 to 3.0 s of it the
-/// kernel's, against 1.8 to 2.1 s for one of 512 MB. Lanes deal 42 at
-/// `--memory 64M` needs what room there is: held to a fourfold size, its
-/// table had half as many slots and the search took 2.2 times as long.)
-const BIG_LAST_SIZE: usize = 256 << 20;
-
-/// The table, shared by reference among the threads of one search.
-///
-/// It grows as the local [`super::Table`] does, at half load, but without
-/// stopping the threads that use it: the thread whose insert fills half
-/// of it makes a larger one (see [`SharedTable::next_len`]), which every
-/// thread uses from then on, and copies the old one's keys into it while
-/// the others go on, looking in the old one too until the copy is done.
-/// A key stored in the old one by a thread that had not yet seen the new
-/// one may miss the copy: a forgotten position, like any other.
-/// (Allocating the whole cap at once instead had each page of it touched
-/// within a few thousand positions: All in a Row deal 109407 took 2.4 s
-/// of the kernel's time, zeroing and compacting a GiB of huge pages, on
-/// 1.3 s of search.) The old sizes are kept to the end of the search, and
-/// counted in the cap.
-pub(super) struct SharedTable<K: TableKey> {
-    /// The sizes, each made when the one before is half full.
-    sizes: Box<[OnceLock<Slots<K>>]>,
-    /// Index in `sizes` of the size in use.
-    current: AtomicUsize,
-    /// Set while the keys of the size before `current` are being copied.
-    copying: AtomicBool,
-    /// Set while a thread makes a new size.
-    growing: AtomicBool,
-    forgot: AtomicBool,
-    /// Positions dropped to make room, as the walks report them.
-    forgotten: AtomicUsize,
-    /// The most bytes the sizes may take together; raised as other
-    /// searches give back their share (see [`SharedTable::raise_cap`]).
-    cap: AtomicUsize,
-}
-
-/// More sizes than a table within any address space can have.
-const MAX_SIZES: usize = 64;
-
 /// The most words a key may take (Alexandria's take 7).
 const MAX_WORDS: usize = 8;
 
+/// What every look into the table reads, alone in a cache line: the
+/// counts the walks write would take the line away from the others.
+#[repr(align(64))]
+#[derive(Default)]
+struct Hot {
+    /// Threads waiting to take the store for writing, or holding it. A
+    /// count, not a flag: of two threads that wait at once, the first to
+    /// be done would clear a flag while the other still waits, and the
+    /// views would hold on.
+    waiting: AtomicUsize,
+    /// While a size is copied, the first slot of the old size not yet
+    /// copied (see [`SharedTable::copy`]).
+    frontier: AtomicUsize,
+}
+
+/// What the lock of a [`SharedTable`] holds.
+struct Store<K: TableKey> {
+    /// The size in use.
+    slots: Slots<K>,
+    /// The size before, while its keys are copied into `slots`.
+    old: Option<Slots<K>>,
+}
+
+/// How many bytes of the old size are copied at a time: a huge page, so
+/// that each one copied can be given back.
+const CHUNK_BYTES: usize = 2 << 20;
+
+/// The table, shared by reference among the threads of one search.
+///
+/// It grows as the local [`super::Table`] does, at half load, without
+/// stopping the threads that use it: the thread whose insert fills half
+/// of it makes a larger size and copies the old one's keys into it while
+/// the others go on, a slice of slots at a time, in the order of their
+/// homes, and gives each slice's memory back once it is copied. A key's
+/// home is its hash scaled to the slots, so the keys of the first slices
+/// of the old size land in the first slices of the new: the new size is
+/// touched no faster than the old is given back, and the two together
+/// hold no more than the larger of them. A look into the table meanwhile
+/// goes by where its key's slots lie (see [`SharedView::visit`]).
+///
+/// (Until the old size was given back as it was copied, the table kept
+/// it to the end beside the new, and all the sizes before: a third of the
+/// cap went to them. Lanes deal 785 on two threads had 16Mi slots for 24M
+/// positions, every insert probing a full window, and took 45% more time
+/// a position than on one thread. Growing with every other thread
+/// stopped, so that one size at a time was held, made them wait while
+/// the kernel cleared the new size's pages: 1.2 to 1.5 s for 27M slots.
+/// Allocating the whole cap at once had each page of it touched within a
+/// few thousand positions: All in a Row deal 109407 took 2.4 s of the
+/// kernel's time, zeroing and compacting a GiB of huge pages, on 1.3 s of
+/// search.)
+///
+/// A thread looks into the table through a [`SharedView`], which holds
+/// the store for reading; the store is taken for writing, once every view
+/// has let go of it, only to put a new size in place and to drop the old
+/// one.
+pub(super) struct SharedTable<K: TableKey> {
+    store: RwLock<Store<K>>,
+    hot: Hot,
+    /// Set while a thread copies a size.
+    copying: AtomicBool,
+    /// Each view's count of its looks into an old size: odd while it
+    /// looks (see [`SharedTable::settle`]).
+    looks: Mutex<Vec<Arc<AtomicU64>>>,
+    /// Slots of the size in use, read without the lock.
+    len: AtomicUsize,
+    /// Slots of the size in use filled, as the walks report them (see
+    /// [`SharedView`]).
+    filled: AtomicUsize,
+    forgot: AtomicBool,
+    /// Positions dropped to make room, as the walks report them.
+    forgotten: AtomicUsize,
+    /// The most bytes the table may take; raised as other searches give
+    /// back their share (see [`SharedTable::raise_cap`]).
+    cap: AtomicUsize,
+}
+
 impl<K: TableKey> SharedTable<K> {
-    /// A table whose sizes together stay within `max_bytes` (but for a
-    /// first size of at least 1024 slots).
+    /// A table within `max_bytes` (but for a first size of at least 1024
+    /// slots).
     pub(super) fn new(max_bytes: usize) -> SharedTable<K> {
         const {
             assert!(
@@ -369,13 +425,17 @@ impl<K: TableKey> SharedTable<K> {
         };
         let fit = (max_bytes / Slots::<K>::SLOT_BYTES).max(1024);
         let first = FIRST_LEN.min(1 << fit.ilog2());
-        let sizes: Box<[OnceLock<Slots<K>>]> = (0..MAX_SIZES).map(|_| OnceLock::new()).collect();
-        let _ = sizes[0].set(Slots::new(first));
+        let store = Store {
+            slots: Slots::new(first),
+            old: None,
+        };
         SharedTable {
-            sizes,
-            current: AtomicUsize::new(0),
+            store: RwLock::new(store),
+            hot: Hot::default(),
             copying: AtomicBool::new(false),
-            growing: AtomicBool::new(false),
+            looks: Mutex::new(Vec::new()),
+            len: AtomicUsize::new(first),
+            filled: AtomicUsize::new(0),
             forgot: AtomicBool::new(false),
             forgotten: AtomicUsize::new(0),
             cap: AtomicUsize::new(max_bytes),
@@ -387,157 +447,174 @@ impl<K: TableKey> SharedTable<K> {
         self.cap.fetch_add(bytes, Ordering::Relaxed);
     }
 
-    /// The slots of the size after `at`: four times as many, if the size
-    /// after that could still double within the cap, or if a last size
-    /// would take more than [`BIG_LAST_SIZE`]; else, as the last
-    /// size, every slot the cap has room for besides the sizes made, if
-    /// that is at least twice as many; else `None`. (Powers of two alone,
-    /// with the old sizes kept, left a walk alone in the table half the
-    /// slots of a table of its own: Lanes deal 42 at `--memory 64M`, 1Mi
-    /// slots against 2Mi.)
-    fn next_len(&self, at: usize) -> Option<usize> {
-        let len = self.size(at).len();
-        let room = self
-            .cap
-            .load(Ordering::Relaxed)
-            .saturating_sub(self.bytes());
-        let fit = (room / Slots::<K>::SLOT_BYTES).saturating_sub(PROBES);
-        if at + 1 >= MAX_SIZES {
-            return None;
-        }
-        let big = fit.saturating_mul(Slots::<K>::SLOT_BYTES) > BIG_LAST_SIZE;
-        if fit >= len.saturating_mul(3 * GROWTH) || (big && fit >= len.saturating_mul(GROWTH)) {
-            Some(len * GROWTH)
-        } else {
-            (fit >= 2 * len).then_some(fit)
+    /// The slots of the size after one of `len` slots: [`GROWTH`] times
+    /// as many, if they fit in the cap and leave room to grow again;
+    /// else, as the last size, every slot that fits, if that is a quarter
+    /// more than `len`; else `None`. (A fourfold size that fits but can
+    /// grow no more would leave unused the room beside it: All in a Row
+    /// deal 109407 at `--memory 16M` would stop at 1Mi slots, not 1.8Mi.)
+    fn next_len(&self, len: usize) -> Option<usize> {
+        let next = len * GROWTH;
+        let last = self.fit_beside(len);
+        match self.fit_beside(next) >= next + next / 4 && last >= next {
+            true => Some(next),
+            false => (last >= len + len / 4).then_some(last),
         }
     }
 
-    fn size(&self, at: usize) -> &Slots<K> {
-        self.sizes[at]
-            .get()
-            .expect("a size is made before it is used")
+    /// The most slots a size may have that is copied from one of `len`
+    /// slots. While a size is copied, the slices of the old one not yet
+    /// given back and those of the new one touched take no more than the
+    /// new one and four slices (the copy gives back whole pages, a slice
+    /// behind the frontier), or, if less, the old one as well.
+    fn fit_beside(&self, len: usize) -> usize {
+        let overlap = (len * Slots::<K>::SLOT_BYTES).min(4 * CHUNK_BYTES);
+        let room = (self.cap.load(Ordering::Relaxed)).saturating_sub(overlap);
+        (room / Slots::<K>::SLOT_BYTES).saturating_sub(PROBES)
     }
 
-    /// Offers a position (`hash` its key's [`TableKey::table_hash`]): what
-    /// the table knew of it, and whether it filled an empty slot.
-    pub(super) fn visit(&self, key: K, hash: u64) -> (Visit, bool) {
-        let at = self.current.load(Ordering::Acquire);
-        if at > 0
-            && self.copying.load(Ordering::Acquire)
-            && let Some(visit) = self.size(at - 1).find(&key, hash)
-        {
-            return (visit, false);
+    /// Whether the table should grow now: it is over half full, a larger
+    /// size fits, and none is being copied.
+    fn grows(&self) -> bool {
+        let len = self.len.load(Ordering::Relaxed);
+        self.filled.load(Ordering::Relaxed) * 2 > len
+            && !self.copying.load(Ordering::Relaxed)
+            && self.next_len(len).is_some()
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, Store<K>> {
+        self.store.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs `change` on the store once every view has let go of it (each
+    /// does at its next look). The caller may hold no view: it would wait
+    /// for itself.
+    fn alone<R>(&self, change: impl FnOnce(&mut Store<K>) -> R) -> R {
+        self.hot.waiting.fetch_add(1, Ordering::Relaxed);
+        let mut store = self.store.write().unwrap_or_else(PoisonError::into_inner);
+        let changed = change(&mut store);
+        self.hot.waiting.fetch_sub(1, Ordering::Relaxed);
+        changed
+    }
+
+    /// Puts a larger size in place, if the table still needs one when
+    /// this thread has it alone, and keeps the old one to copy from; says
+    /// whether it did. The caller may hold no view.
+    fn start_growing(&self) -> bool {
+        if self.copying.swap(true, Ordering::Relaxed) {
+            return false;
         }
-        self.size(at).visit(&key, hash, false, &self.forgot)
+        let started = self.alone(|store| {
+            let len = store.slots.len();
+            let filled = self.filled.load(Ordering::Relaxed);
+            let next = self.next_len(len).filter(|_| filled * 2 > len);
+            let Some(next) = next else {
+                return false;
+            };
+            self.hot.frontier.store(0, Ordering::Relaxed);
+            store.old = Some(std::mem::replace(&mut store.slots, Slots::new(next)));
+            self.len.store(next, Ordering::Relaxed);
+            self.filled.store(0, Ordering::Relaxed);
+            true
+        });
+        if !started {
+            self.copying.store(false, Ordering::Relaxed);
+        }
+        started
     }
 
-    /// Marks a position every move of which its walk has tried, if the
-    /// table still holds it.
-    pub(super) fn finish(&self, key: K, hash: u64) {
-        self.size(self.current.load(Ordering::Acquire))
-            .finish(&key, hash);
-    }
-
-    /// Counts slots a walk filled, and makes the next size once the one
-    /// in use is half full. Walks report their fills a few dozen at a time
-    /// (see [`super::walk::SharedView`]): one count written by every
-    /// thread at every new position would pass between their caches.
-    pub(super) fn filled(&self, count: usize) {
-        let at = self.current.load(Ordering::Acquire);
-        let size = self.size(at);
-        let filled = size.filled.fetch_add(count, Ordering::Relaxed) + count;
-        if filled * 2 > size.len() && !self.growing.swap(true, Ordering::Acquire) {
-            if self.current.load(Ordering::Acquire) == at
-                && let Some(len) = self.next_len(at)
-            {
-                self.grow(at, len);
+    /// Copies the old size's keys into the size in use, a slice at a time
+    /// in the order of their homes (see [`SharedTable`]), and gives each
+    /// slice back once no look can reach it; `store` is the copying
+    /// thread's hold on the store. The views look meanwhile as
+    /// [`SharedView::visit`] says.
+    fn copy(&self, store: &Store<K>) {
+        let (old, new) = (store.old.as_ref().expect("a size to copy"), &store.slots);
+        let chunk = Slots::<K>::CHUNK;
+        let end = old.all().end;
+        let mut placed = 0;
+        let mut given = 0;
+        let mut at = 0;
+        while at < end {
+            self.hot.frontier.store(at, Ordering::SeqCst);
+            self.settle();
+            // No look that began before the frontier moved goes on, and
+            // those after it read no slot of the old size below
+            // `at - PROBES`.
+            given = old.release(given, at.saturating_sub(PROBES));
+            for slot in at..(at + chunk).min(end) {
+                if let Some((key, guard)) = old.entry(slot) {
+                    let done = Slots::<K>::is_done(guard);
+                    placed += new.visit(&key, key.table_hash(), done, &self.forgot).1 as usize;
+                }
             }
-            self.growing.store(false, Ordering::Release);
+            at += chunk;
         }
+        self.hot.frontier.store(end, Ordering::SeqCst);
+        self.filled.fetch_add(placed, Ordering::Relaxed);
     }
 
-    /// Makes the size after `at`, of `len` slots, puts it in use, and
-    /// copies `at`'s keys into it.
-    fn grow(&self, at: usize, len: usize) {
-        let _ = self.sizes[at + 1].set(Slots::new(len));
-        self.copying.store(true, Ordering::Release);
-        self.current.store(at + 1, Ordering::Release);
-        let (old, new) = (self.size(at), self.size(at + 1));
-        let mut copied = 0;
-        for slot in old.all() {
-            if let Some((key, guard)) = old.entry(slot) {
-                let done = Slots::<K>::is_done(guard);
-                copied += new.visit(&key, key.table_hash(), done, &self.forgot).1 as usize;
+    /// Waits until every look into the old size that began before this
+    /// call has ended.
+    fn settle(&self) {
+        let looks: Vec<(Arc<AtomicU64>, u64)> = (self.looks.lock())
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .map(|look| (Arc::clone(look), look.load(Ordering::SeqCst)))
+            .filter(|(_, count)| count % 2 == 1)
+            .collect();
+        for (look, count) in looks {
+            // A look takes a few probes, unless its thread is put to sleep.
+            for spin in 0.. {
+                if look.load(Ordering::Acquire) != count {
+                    break;
+                }
+                match spin < SPINS {
+                    true => std::hint::spin_loop(),
+                    false => std::thread::yield_now(),
+                }
             }
         }
-        new.filled.fetch_add(copied, Ordering::Relaxed);
-        self.copying.store(false, Ordering::Release);
     }
 
-    /// Asks the processor to fetch `key`'s home slot into cache (see
-    /// [`super::Table::prefetch`]); gives the key's hash.
-    #[inline]
-    pub(super) fn prefetch(&self, key: K) -> u64 {
-        let hash = key.table_hash();
-        let size = self.size(self.current.load(Ordering::Relaxed));
-        prefetch_slot(size.guard(size.home_of(hash)));
-        hash
+    /// Drops the old size, once copied.
+    fn end_growing(&self) {
+        self.alone(|store| store.old = None);
+        self.copying.store(false, Ordering::Relaxed);
     }
 
-    /// Whether a position was dropped for want of room. (One stored in an
-    /// old size as it was being copied may be lost without this: the walks
-    /// on a shared table keep their paths from the start, and do not rely
-    /// on it to stay off cycles.)
+    /// Whether a position was dropped for want of room.
     pub(super) fn has_forgotten(&self) -> bool {
         self.forgot.load(Ordering::Relaxed)
     }
 
-    /// Forgets every position, keeping the sizes made, for another search
-    /// on the same memory. No thread may use the table meanwhile; the
-    /// caller publishes the emptied table to the others.
+    /// Forgets every position, keeping the size in use, for another search
+    /// on the same memory. The caller may hold no view.
     pub(super) fn forget_all(&self) {
-        for size in self.sizes.iter().filter_map(OnceLock::get) {
-            for slot in size.all() {
-                size.guard(slot).store(0, Ordering::Relaxed);
+        self.alone(|store| {
+            for slot in store.slots.all() {
+                store.slots.guard(slot).store(0, Ordering::Relaxed);
             }
-            size.filled.store(0, Ordering::Relaxed);
-        }
-        self.copying.store(false, Ordering::Relaxed);
+        });
+        self.filled.store(0, Ordering::Relaxed);
         self.forgot.store(false, Ordering::Relaxed);
         self.forgotten.store(0, Ordering::Relaxed);
     }
 
-    /// Counts positions a walk stored in the place of others, and makes
-    /// the next size if the one in use is half full. A size can fill past
-    /// half with no thread able to grow it: while one thread copies the
-    /// size before into it, the others fill it (on more threads than
-    /// cores, the copying thread may be put to sleep for milliseconds).
-    /// Once full, a visit fills no empty slot, so [`SharedTable::filled`]
-    /// alone would never grow it again: Raglan deal 24623 on 4 threads
-    /// (`--tactic best-first`) once kept a table of 16384 slots to the end
-    /// of its best-first search, dropped 66M positions, and expanded 15M
-    /// positions a thread where 1.4M do.
-    pub(super) fn forgot(&self, count: usize) {
-        self.forgotten.fetch_add(count, Ordering::Relaxed);
-        self.filled(0);
-    }
-
     /// Whether the table forgets for want of room, and often: no larger
     /// size fits in the cap, and it has dropped more positions than half
-    /// the slots of the size in use. (Its windows of slots fill up now and
-    /// then while it still grows, and a search near its end may forget a
-    /// few: neither is crowding. Lanes deal 42 at the default cap forgets
-    /// a little and still gains from two walks.)
+    /// its slots. (Its windows of slots fill up now and then while it
+    /// still grows, and a search near its end may forget a few: neither is
+    /// crowding. Lanes deal 42 at the default cap forgets a little and
+    /// still gains from two walks.)
     pub(super) fn is_crowded(&self) -> bool {
-        let at = self.current.load(Ordering::Acquire);
-        self.forgotten.load(Ordering::Relaxed) > self.size(at).len() / 2
-            && self.next_len(at).is_none()
+        let len = self.len.load(Ordering::Relaxed);
+        self.forgotten.load(Ordering::Relaxed) > len / 2 && self.next_len(len).is_none()
     }
 
     /// Bytes the size in use takes.
-    pub(super) fn size_bytes(&self) -> usize {
-        self.size(self.current.load(Ordering::Acquire)).len() * Slots::<K>::SLOT_BYTES
+    pub(super) fn bytes(&self) -> usize {
+        (self.len.load(Ordering::Relaxed) + PROBES - 1) * Slots::<K>::SLOT_BYTES
     }
 
     /// The most bytes the table may take now.
@@ -545,20 +622,197 @@ impl<K: TableKey> SharedTable<K> {
         self.cap.load(Ordering::Relaxed)
     }
 
-    /// Positions the size in use holds, as far as the walks have told it.
+    /// Positions the table holds, as far as the walks have told it.
     pub(super) fn len(&self) -> usize {
-        self.size(self.current.load(Ordering::Acquire))
-            .filled
-            .load(Ordering::Relaxed)
+        self.filled.load(Ordering::Relaxed)
+    }
+}
+
+/// One thread's look into a [`SharedTable`]: it holds the store, lets go
+/// of it for a thread that waits to change it, and counts the slots it
+/// filled and the positions it dropped for the table a few dozen at a
+/// time (one count written by every thread at every new position would
+/// pass between their caches).
+///
+/// A thread may hold one view at a time, and must not wait on another
+/// thread while it holds one but in [`SharedView::wait`]: the other may
+/// be waiting for the view to let go.
+pub(super) struct SharedView<'a, K: TableKey> {
+    table: &'a SharedTable<K>,
+    /// `None` only while it lets go.
+    store: Option<RwLockReadGuard<'a, Store<K>>>,
+    /// This view's count of its looks into an old size.
+    looks: Arc<AtomicU64>,
+    /// Filled slots not yet told to the table.
+    untold: usize,
+    /// Positions dropped for this walk's, not yet told to the table.
+    forgot_untold: usize,
+}
+
+/// How many filled slots or dropped positions a view tells the table of
+/// at once.
+const TELL_EVERY: usize = 64;
+
+impl<'a, K: TableKey> SharedView<'a, K> {
+    pub(super) fn new(table: &'a SharedTable<K>) -> SharedView<'a, K> {
+        let looks = Arc::new(AtomicU64::new(0));
+        (table.looks.lock())
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Arc::clone(&looks));
+        SharedView {
+            table,
+            store: Some(table.read()),
+            looks,
+            untold: 0,
+            forgot_untold: 0,
+        }
     }
 
-    /// Bytes the sizes made so far take.
-    pub(super) fn bytes(&self) -> usize {
-        self.sizes
-            .iter()
-            .filter_map(OnceLock::get)
-            .map(Slots::bytes)
-            .sum()
+    pub(super) fn table(&self) -> &'a SharedTable<K> {
+        self.table
+    }
+
+    fn store(&self) -> &Store<K> {
+        let store = self.store.as_deref();
+        store.expect("a view holds the store but while it lets go")
+    }
+
+    /// Lets go of the store for the thread that waits for it, if one
+    /// does, and takes it again once that thread is done.
+    #[inline]
+    pub(super) fn wait(&mut self) {
+        if self.table.hot.waiting.load(Ordering::Relaxed) > 0 {
+            self.store = None;
+            self.store = Some(self.table.read());
+        }
+    }
+
+    /// Tells the table what this view filled and dropped, and grows it if
+    /// that is due: this thread then copies the old size's keys.
+    fn tell(&mut self) {
+        let table = self.table;
+        table
+            .filled
+            .fetch_add(std::mem::take(&mut self.untold), Ordering::Relaxed);
+        let forgot = std::mem::take(&mut self.forgot_untold);
+        table.forgotten.fetch_add(forgot, Ordering::Relaxed);
+        if table.grows() {
+            self.store = None;
+            if table.start_growing() {
+                self.store = Some(table.read());
+                table.copy(self.store());
+                self.store = None;
+                table.end_growing();
+            }
+            self.store = Some(table.read());
+        }
+    }
+
+    /// Asks the processor to fetch `key`'s home slot into cache (see
+    /// [`super::Table::prefetch`]); gives the key's hash.
+    #[inline]
+    pub(super) fn prefetch(&self, key: K) -> u64 {
+        let hash = key.table_hash();
+        let slots = &self.store().slots;
+        prefetch_slot(slots.guard(slots.home_of(hash)));
+        hash
+    }
+
+    /// Offers a position (`hash` its key's [`TableKey::table_hash`]): what
+    /// the table knew of it.
+    #[inline]
+    pub(super) fn visit(&mut self, key: K, hash: u64) -> Visit {
+        self.wait();
+        let forgot = &self.table.forgot;
+        let (visit, filled) = self.look(hash, |place| match place {
+            Place::New(new) => new.visit(&key, hash, false, forgot),
+            // Counted when it is copied.
+            Place::Old(old) => (old.visit(&key, hash, false, forgot).0, false),
+            Place::Near { old, new } => match old.find(&key, hash) {
+                Some(visit) => (visit, false),
+                None => new.visit(&key, hash, false, forgot),
+            },
+        });
+        if filled {
+            self.untold += 1;
+        } else if visit == Visit::Fresh {
+            // Stored in the place of another position.
+            self.forgot_untold += 1;
+        }
+        if self.untold == TELL_EVERY || self.forgot_untold == TELL_EVERY {
+            self.tell();
+        }
+        visit
+    }
+
+    /// Marks a position every move of which its walk has tried, if the
+    /// table still holds it.
+    #[inline]
+    pub(super) fn finish(&mut self, key: K, hash: u64) {
+        self.wait();
+        self.look(hash, |place| match place {
+            Place::New(slots) | Place::Old(slots) => slots.finish(&key, hash),
+            Place::Near { old, new } => {
+                old.finish(&key, hash);
+                new.finish(&key, hash);
+            }
+        });
+    }
+
+    /// Does `act` in the size where a key of hash `hash` belongs.
+    ///
+    /// While a size is copied, that is by where the key's window of slots
+    /// lies in the old size: below the frontier, they are copied, and the
+    /// key goes to the new size; past the slice being copied, to the old
+    /// size, which the copy reaches later; near the frontier, it is looked
+    /// for in the old size and, not there, stored in the new one, where
+    /// the copy now touches it. A look that meets the old size is counted
+    /// (see [`SharedTable::settle`]), so that the copy neither passes nor
+    /// gives back slots it may write or read. A key stored in the old
+    /// size as the copy passes may be missed: a forgotten position, which
+    /// costs time only.
+    #[inline]
+    fn look<R>(&self, hash: u64, act: impl FnOnce(Place<'_, K>) -> R) -> R {
+        let store = self.store();
+        let Some(old) = &store.old else {
+            return act(Place::New(&store.slots));
+        };
+        self.looks.fetch_add(1, Ordering::SeqCst);
+        let frontier = self.table.hot.frontier.load(Ordering::SeqCst);
+        let home = old.home_of(hash);
+        let place = if home + PROBES <= frontier {
+            Place::New(&store.slots)
+        } else if home >= frontier + Slots::<K>::CHUNK {
+            Place::Old(old)
+        } else {
+            Place::Near {
+                old,
+                new: &store.slots,
+            }
+        };
+        let done = act(place);
+        self.looks.fetch_add(1, Ordering::Release);
+        done
+    }
+}
+
+/// Where a look into a table goes while a size is copied (see
+/// [`SharedView::look`]).
+enum Place<'a, K: TableKey> {
+    New(&'a Slots<K>),
+    Old(&'a Slots<K>),
+    Near {
+        old: &'a Slots<K>,
+        new: &'a Slots<K>,
+    },
+}
+
+impl<K: TableKey> Drop for SharedView<'_, K> {
+    fn drop(&mut self) {
+        self.tell();
+        self.store = None;
+        let mut looks = (self.table.looks.lock()).unwrap_or_else(PoisonError::into_inner);
+        looks.retain(|look| !Arc::ptr_eq(look, &self.looks));
     }
 }
 
@@ -587,107 +841,128 @@ mod tests {
         key.table_hash()
     }
 
+    /// Offers `keys` to `table` through a view of their own, marking
+    /// those `finished` picks as done; says whether each was fresh.
+    fn offer<K: TableKey>(
+        table: &SharedTable<K>,
+        keys: impl Iterator<Item = K>,
+        finished: impl Fn(&K) -> bool,
+    ) -> Vec<bool> {
+        let mut view = SharedView::new(table);
+        keys.map(|key| {
+            let fresh = view.visit(key, hash(key)) == Visit::Fresh;
+            if finished(&key) {
+                view.finish(key, hash(key));
+            }
+            fresh
+        })
+        .collect()
+    }
+
+    /// What the size in use holds of `key`, without storing it.
+    fn find<K: TableKey>(table: &SharedTable<K>, key: K) -> Option<Visit> {
+        table.read().slots.find(&key, hash(key))
+    }
+
     #[test]
     fn a_position_is_fresh_then_busy_then_seen() {
         let table = SharedTable::<[u64; 3]>::new(1 << 20);
+        let mut view = SharedView::new(&table);
         let key = [1, 2, 3];
-        assert_eq!(table.visit(key, hash(key)), (Visit::Fresh, true));
-        assert_eq!(table.visit(key, hash(key)).0, Visit::Busy);
-        table.finish(key, hash(key));
-        assert_eq!(table.visit(key, hash(key)).0, Visit::Seen);
-        assert_eq!(table.visit([1, 2, 4], hash([1, 2, 4])).0, Visit::Fresh);
+        assert_eq!(view.visit(key, hash(key)), Visit::Fresh);
+        assert_eq!(view.visit(key, hash(key)), Visit::Busy);
+        view.finish(key, hash(key));
+        assert_eq!(view.visit(key, hash(key)), Visit::Seen);
+        assert_eq!(view.visit([1, 2, 4], hash([1, 2, 4])), Visit::Fresh);
         assert!(!table.has_forgotten());
     }
 
-    /// Grown from 4096 slots to 64Ki in three steps, the table keeps every
-    /// key, and whether each was finished.
+    /// Grown from 4096 slots through several sizes, the table keeps every
+    /// key, and whether each was finished, and holds only the last size.
     #[test]
     fn growing_keeps_every_position_and_its_mark() {
-        let table = SharedTable::<u64>::new(1 << 20);
-        for k in 1..=20_000u64 {
-            let (visit, filled) = table.visit(k, hash(k));
-            assert_eq!(visit, Visit::Fresh);
-            table.filled(filled as usize);
-            if k % 3 == 0 {
-                table.finish(k, hash(k));
-            }
-        }
-        // 64 KiB, then 256 KiB, then, as 1 MiB and 512 KiB would not fit,
-        // the 704 KiB left (but for the slots after the last home of each).
-        let lens: Vec<usize> = (0..3).map(|at| table.size(at).len()).collect();
-        assert_eq!(lens, [4096, 16384, 45056 - 3 * (PROBES - 1) - 1]);
-        assert_eq!(table.current.load(Ordering::Relaxed), 2);
+        let table = SharedTable::<u64>::new(4 << 20);
+        let fresh = offer(&table, 1..=60_000u64, |k| k % 3 == 0);
+        assert!(fresh.iter().all(|&f| f));
+        // 64 KiB, 256 KiB and 1 MiB fourfold; then no 4 MiB beside the
+        // 1 MiB being copied: the 3 MiB left, less the slots after the
+        // last home.
+        assert_eq!(table.len.load(Ordering::Relaxed), (3 << 20) / 16 - PROBES);
+        assert!(
+            table.store.read().unwrap().old.is_none(),
+            "the old size dropped"
+        );
         assert!(!table.has_forgotten());
-        for k in 1..=20_000u64 {
+        assert_eq!(table.len(), 60_000);
+        for k in 1..=60_000u64 {
             let kept = if k % 3 == 0 { Visit::Seen } else { Visit::Busy };
-            assert_eq!(table.visit(k, hash(k)), (kept, false), "{k}");
+            assert_eq!(find(&table, k), Some(kept), "{k}");
         }
-        assert!(table.bytes() <= 1 << 20);
+        assert!(table.bytes() <= 4 << 20);
     }
 
-    /// A size that leaves no room to double again is followed by one that
-    /// takes all the room left, unless that is more than `BIG_LAST_SIZE`
-    /// and a fourfold size fits: then by the fourfold one.
+    /// Sizes grow fourfold while the size after can grow again; else the
+    /// last takes the room left, if that is a quarter more, and none
+    /// follows a size with less room than that. A small size takes its
+    /// own bytes out of the room while it is copied, a large one four
+    /// slices.
     #[test]
-    fn a_big_last_size_waits_while_a_fourfold_one_fits() {
+    fn sizes_grow_fourfold_then_take_the_room_left() {
         const MI: usize = 1 << 20;
-        let next_after = |room: usize| {
-            let table = SharedTable::<[u64; 3]>::new(0);
-            table.grow(0, MI);
-            table.raise_cap(table.bytes() + room);
-            table.next_len(1)
+        let table = SharedTable::<[u64; 3]>::new(MI);
+        let next = |cap: usize, len: usize| {
+            table.cap.store(cap, Ordering::Relaxed);
+            table.next_len(len)
         };
         let fit = |room: usize| room / 32 - PROBES;
-        assert_eq!(next_after(200 * MI), Some(fit(200 * MI)));
-        assert_eq!(next_after(300 * MI), Some(4 * MI));
-        assert_eq!(next_after(100 * MI), Some(fit(100 * MI)));
-        assert_eq!(next_after(MI), None);
-        assert_eq!(next_after(400 * MI), Some(4 * MI));
+        assert_eq!(next(64 * MI, 4096), Some(16384));
+        assert_eq!(next(64 * MI, MI / 4), Some(MI), "8 MiB to 32 MiB");
+        assert_eq!(
+            next(128 * MI, MI),
+            Some(fit(120 * MI)),
+            "no room after 128 MiB"
+        );
+        assert_eq!(next(200 * MI, MI), Some(4 * MI));
+        assert_eq!(next(50 * MI, MI), Some(fit(42 * MI)));
+        assert_eq!(next(48 * MI, MI), None, "not a quarter more");
+        assert_eq!(next(2 * MI, 16384), Some(fit(2 * MI - MI / 2)));
+        assert_eq!(next(MI, 16384), None);
     }
 
     /// A key with a spare bit takes one word a slot, which holds its mark
-    /// too: the cap holds twice the slots, keys and marks survive growing,
-    /// and a key read back never has the mark in it.
+    /// too: keys and marks survive growing, and a key read back never has
+    /// the mark in it.
     #[test]
     fn a_packed_slot_keeps_its_key_and_mark_in_one_word() {
+        assert_eq!(Slots::<SpareBitKey<62>>::SLOT_BYTES, 8, "one word a slot");
         let key = |k: u64| SpareBitKey::<62>::new(k | 1 << 63);
-        let table = SharedTable::new(1 << 20);
-        assert_eq!(
-            table.size(0).bytes(),
-            (4096 + PROBES - 1) * 8,
-            "one word a slot"
-        );
-        for k in 1..=20_000u64 {
-            let (visit, filled) = table.visit(key(k), hash(key(k)));
-            assert_eq!(visit, Visit::Fresh);
-            table.filled(filled as usize);
-            if k % 3 == 0 {
-                table.finish(key(k), hash(key(k)));
-            }
+        let table = SharedTable::new(4 << 20);
+        let keys = 150_000u64;
+        let fresh = offer(&table, (1..=keys).map(key), |k| k.word(0) % 3 == 0);
+        assert!(fresh.iter().all(|&f| f));
+        // 32 KiB, 128 KiB and 512 KiB; then, as 2 MiB could not grow
+        // again, the 3.5 MiB left beside 512 KiB being copied: within the
+        // cap of `growing_keeps_every_position_and_its_mark`, 2.3 times
+        // the slots.
+        let len = (7 << 19) / 8 - PROBES;
+        assert_eq!(table.len.load(Ordering::Relaxed), len);
+        assert_eq!(table.bytes(), (len + PROBES - 1) * 8);
+        for k in 1..=keys {
+            let kept = match key(k).word(0) % 3 {
+                0 => Visit::Seen,
+                _ => Visit::Busy,
+            };
+            assert_eq!(find(&table, key(k)), Some(kept), "{k}");
         }
-        // Half the bytes a slot of `growing_keeps_every_position_and_its_mark`,
-        // so within the same cap its last size has twice the slots.
-        let lens: Vec<usize> = (0..3).map(|at| table.size(at).len()).collect();
-        assert_eq!(lens, [4096, 16384, 110592 - 3 * (PROBES - 1) - 1]);
-        assert!(table.bytes() <= 1 << 20);
-        for k in 1..=20_000u64 {
-            let kept = if k % 3 == 0 { Visit::Seen } else { Visit::Busy };
-            assert_eq!(table.visit(key(k), hash(key(k))), (kept, false), "{k}");
-        }
-        let size = table.size(table.current.load(Ordering::Relaxed));
-        let marked = size.all().filter_map(|slot| size.entry(slot));
-        assert!(marked.clone().count() == 20_000);
+        let store = table.read();
+        let entries = store.slots.all().filter_map(|slot| store.slots.entry(slot));
         assert!(
-            marked
+            entries
                 .clone()
                 .all(|(k, _)| k.word(0) & 1 << 62 == 0 && k.word(0) >> 63 == 1)
         );
-        assert_eq!(
-            marked
-                .filter(|&(_, guard)| Slots::<SpareBitKey<62>>::is_done(guard))
-                .count(),
-            6_666
-        );
+        let done = |&(_, guard): &(SpareBitKey<62>, u64)| Slots::<SpareBitKey<62>>::is_done(guard);
+        assert_eq!(entries.filter(done).count(), keys as usize / 3);
     }
 
     /// A table of 1024 slots given 50,000 keys forgets most, and says so,
@@ -695,20 +970,44 @@ mod tests {
     #[test]
     fn a_full_table_forgets_and_never_lies() {
         let table = SharedTable::<u64>::new(0);
-        assert_eq!(table.size(0).len(), 1024);
-        for k in 1..=50_000u64 {
-            let filled = table.visit(k * 2, hash(k * 2)).1;
-            table.filled(filled as usize);
-        }
+        assert_eq!(table.len.load(Ordering::Relaxed), 1024);
+        offer(&table, (1..=50_000u64).map(|k| k * 2), |_| false);
         assert!(table.has_forgotten());
-        let size = table.size(0);
         let mut kept = 0;
         for k in 1..=50_000u64 {
-            let odd = k * 2 + 1;
-            assert_eq!(size.find(&odd, hash(odd)), None);
-            kept += size.find(&(k * 2), hash(k * 2)).is_some() as usize;
+            assert_eq!(find(&table, k * 2 + 1), None);
+            kept += find(&table, k * 2).is_some() as usize;
         }
-        assert!(kept > 0 && kept <= size.all().len(), "{kept}");
+        assert!(kept > 0 && kept < 1024 + PROBES, "{kept}");
+    }
+
+    /// The slots of whole pages given back read as empty; the others keep
+    /// their keys, and a second call with the same bound gives nothing.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn slots_given_back_read_as_empty() {
+        let slots = Slots::<u64>::new(1 << 20);
+        let forgot = AtomicBool::new(false);
+        for k in 1..=(1u64 << 20) {
+            slots.visit(&k, hash(k), false, &forgot);
+        }
+        let full = |range: std::ops::Range<usize>| {
+            range.filter(|&slot| slots.entry(slot).is_some()).count()
+        };
+        let base = slots.words.as_ptr() as usize;
+        let from = (base.next_multiple_of(2 << 20) - base) / 16;
+        let below = 600_000;
+        let (before, after) = (full(0..from), full(below..slots.all().end));
+        let given = slots.release(0, below);
+        let to = given / 16;
+        assert!(to > from + (4 << 20) / 16, "two whole pages at least");
+        assert!(to <= below);
+        assert_eq!(full(from..to), 0);
+        assert_eq!(
+            (full(0..from), full(below..slots.all().end)),
+            (before, after)
+        );
+        assert_eq!(slots.release(given, below), given, "nothing more to give");
     }
 
     /// A size filled while another thread held the right to grow it (as
@@ -717,27 +1016,55 @@ mod tests {
     /// drop.
     #[test]
     fn a_size_filled_while_another_thread_grows_still_grows() {
-        use super::super::walk::{SharedView, Visited};
         let table = SharedTable::<u64>::new(1 << 26);
-        let offer = |keys: std::ops::RangeInclusive<u64>| {
-            let mut view = SharedView::new(&table);
-            for k in keys {
-                view.visit(k, hash(k));
-            }
+        table.copying.store(true, Ordering::Relaxed);
+        offer(&table, 1..=40_000, |_| false);
+        let full = |table: &SharedTable<u64>| {
+            let store = table.read();
+            store
+                .slots
+                .all()
+                .all(|slot| store.slots.entry(slot).is_some())
         };
-        table.growing.store(true, Ordering::Relaxed);
-        offer(1..=40_000);
-        let first = table.size(0);
-        assert!(first.all().all(|slot| first.entry(slot).is_some()), "full");
-        assert_eq!(table.current.load(Ordering::Relaxed), 0, "held");
-        table.growing.store(false, Ordering::Relaxed);
+        assert!(full(&table), "full");
+        assert_eq!(table.len.load(Ordering::Relaxed), FIRST_LEN, "held");
+        table.copying.store(false, Ordering::Relaxed);
         // One walk goes on, in a turn that does not end (a view told the
         // table at its end, too).
         let mut view = SharedView::new(&table);
         for k in 40_001..=50_000 {
             view.visit(k, hash(k));
         }
-        assert!(table.current.load(Ordering::Relaxed) >= 1, "grown");
+        assert!(table.len.load(Ordering::Relaxed) > FIRST_LEN, "grown");
+    }
+
+    /// A thread that holds a view while it waits on another, as one
+    /// waiting for the other's children in a shared best-first search,
+    /// lets the other grow the table, if it waits in `SharedView::wait`.
+    #[test]
+    fn a_view_that_waits_lets_the_table_grow() {
+        let table: &'static SharedTable<u64> = Box::leak(Box::new(SharedTable::new(1 << 26)));
+        let grown = Arc::new(AtomicBool::new(false));
+        let waiter = std::thread::spawn({
+            let grown = Arc::clone(&grown);
+            move || {
+                let mut view = SharedView::new(table);
+                let start = std::time::Instant::now();
+                while !grown.load(Ordering::Relaxed) && start.elapsed().as_secs() < 60 {
+                    view.wait();
+                    std::thread::yield_now();
+                }
+            }
+        });
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            offer(table, 1..=100_000, |_| false);
+            let _ = sender.send(table.len.load(Ordering::Relaxed));
+        });
+        let len = receiver.recv_timeout(std::time::Duration::from_secs(30));
+        grown.store(true, Ordering::Relaxed);
+        waiter.join().unwrap();
+        assert!(len.is_ok_and(|len| len >= 1 << 18), "{len:?}");
     }
 
     /// A table is crowded once it can grow no more and has dropped more
@@ -745,32 +1072,25 @@ mod tests {
     /// while a larger size fits.
     #[test]
     fn a_table_is_crowded_once_it_forgets_often() {
-        use super::super::walk::{SharedView, Visited};
-        let offer = |table: &SharedTable<u64>, keys: std::ops::Range<u64>| {
-            let mut view = SharedView::new(table);
-            for k in keys {
-                view.visit(k, hash(k));
-            }
-        };
         let small = SharedTable::<u64>::new(1 << 16);
         let mut k = 1;
         while !small.has_forgotten() {
-            offer(&small, k..k + 1);
+            offer(&small, k..k + 1, |_| false);
             k += 1;
         }
         assert!(!small.is_crowded(), "dropped one position at {k}");
-        offer(&small, k..k + 50_000);
+        offer(&small, k..k + 50_000, |_| false);
         assert!(small.is_crowded());
 
         let roomy = SharedTable::<u64>::new(1 << 30);
-        offer(&roomy, 1..200_000);
+        offer(&roomy, 1..200_000, |_| false);
         assert!(!roomy.is_crowded());
     }
 
     /// Two threads offering the same keys at once, the table growing
     /// under them: each key is fresh to one of them, or to both when one
-    /// stored it in a size being copied, or gave up waiting on a writer
-    /// put to sleep (or the table dropped it), never to neither.
+    /// stored it in the old size as the copy passed, or gave up waiting on
+    /// a writer put to sleep (or the table dropped it), never to neither.
     #[test]
     fn no_position_is_stale_to_both_threads() {
         stale_to_neither(|k| [k, k.wrapping_mul(31)]);
@@ -785,21 +1105,14 @@ mod tests {
                 .map(|_| {
                     s.spawn(|| {
                         start.wait();
-                        (1..=100_000u64)
-                            .map(|k| {
-                                let key = key_of(k);
-                                let (visit, filled) = table.visit(key, hash(key));
-                                table.filled(filled as usize);
-                                visit == Visit::Fresh
-                            })
-                            .collect()
+                        offer(&table, (1..=300_000u64).map(&key_of), |_| false)
                     })
                 })
                 .collect();
             threads.into_iter().map(|t| t.join().unwrap()).collect()
         });
-        assert!(table.current.load(Ordering::Relaxed) >= 3);
-        let neither = (0..100_000).filter(|&k| !fresh[0][k] && !fresh[1][k]);
+        assert!(table.len.load(Ordering::Relaxed) >= FIRST_LEN << 6, "grown");
+        let neither = (0..300_000).filter(|&k| !fresh[0][k] && !fresh[1][k]);
         assert_eq!(neither.count(), 0);
     }
 

@@ -5,7 +5,7 @@ use std::mem::size_of;
 
 use ahash::AHashSet;
 
-use super::shared::{SharedTable, Visit};
+use super::shared::{SharedView, Visit};
 use super::{End, Search, Table, TableKey};
 use crate::game::{Ask, Game};
 use crate::notation;
@@ -47,69 +47,24 @@ impl<K: TableKey> Visited<K> for Table<K> {
     }
 }
 
-/// One walk's use of a shared table, counting the slots it filled for
-/// the table a few dozen at a time (see [`SharedTable::filled`]).
-pub(super) struct SharedView<'a, K: TableKey> {
-    table: &'a SharedTable<K>,
-    /// Filled slots not yet told to the table.
-    untold: usize,
-    /// Positions dropped for this walk's, not yet told to the table.
-    forgot_untold: usize,
-}
-
-/// How many filled slots a walk tells the shared table of at once.
-const TELL_EVERY: usize = 64;
-
-impl<'a, K: TableKey> SharedView<'a, K> {
-    pub(super) fn new(table: &'a SharedTable<K>) -> SharedView<'a, K> {
-        SharedView {
-            table,
-            untold: 0,
-            forgot_untold: 0,
-        }
-    }
-}
-
-impl<K: TableKey> Drop for SharedView<'_, K> {
-    fn drop(&mut self) {
-        self.table.filled(self.untold);
-        self.table.forgot(self.forgot_untold);
-    }
-}
-
 impl<K: TableKey> Visited<K> for SharedView<'_, K> {
     #[inline]
     fn prefetch(&self, key: K) -> u64 {
-        self.table.prefetch(key)
+        SharedView::prefetch(self, key)
     }
     #[inline]
     fn visit(&mut self, key: K, hash: u64) -> Visit {
-        let (visit, filled) = self.table.visit(key, hash);
-        if filled {
-            self.untold += 1;
-            if self.untold == TELL_EVERY {
-                self.table.filled(self.untold);
-                self.untold = 0;
-            }
-        } else if visit == Visit::Fresh {
-            // Stored in the place of another position.
-            self.forgot_untold += 1;
-            if self.forgot_untold == TELL_EVERY {
-                self.table.forgot(self.forgot_untold);
-                self.forgot_untold = 0;
-            }
-        }
-        visit
+        SharedView::visit(self, key, hash)
     }
     #[inline]
     fn finish(&mut self, key: K, hash: u64) {
-        self.table.finish(key, hash);
+        SharedView::finish(self, key, hash);
     }
     fn has_forgotten(&self) -> bool {
-        self.table.has_forgotten()
+        self.table().has_forgotten()
     }
     fn is_crowded(&self) -> bool {
-        self.table.is_crowded()
+        self.table().is_crowded()
     }
 }
 
