@@ -2031,6 +2031,24 @@ Redeals: 0
         );
     }
 
+    /// With no node limit, the beam's turn on two threads is taken beside
+    /// the walks' turns before it, and counts as taken after them: the
+    /// search still goes through the same positions as on one thread,
+    /// whether a walk wins in the round (deals 24 and 29, where the beam's
+    /// turn is stopped and its nodes not counted) or the beam does (9).
+    #[test]
+    fn a_beam_beside_the_walks_repeats_on_two_threads() {
+        for n in [24, 29, 9] {
+            let game = RowsOfFour::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+            let one = solve(&game, &Limits::default(), &mut Tables::new(DEFAULT_MEMORY));
+            let two = solve_parallel(&game, &Limits::default(), 2, None);
+            assert_eq!(one.verdict, Verdict::Won, "deal {n}");
+            let summary = |r: &crate::search::Report| (r.nodes, r.best, r.decided_by, r.turns);
+            assert_eq!(summary(&two), summary(&one), "deal {n}");
+            assert!(two.moves == one.moves, "deal {n}: the same moves");
+        }
+    }
+
     /// Numbered deals solve with the default limits, and every win replays
     /// to a win under the reference rules. (Deals 1..=20 but 9, each won
     /// within about 10 000 positions; 9 takes 1.3M. Before the narrowed

@@ -574,7 +574,7 @@ fn take_turns<G: Game>(
     };
     let shared = |tactic| crew.is_some_and(|crew| crew.prover == Some(tactic));
     let own = tactics.iter().filter(|&&t| !shared(t)).count();
-    let mut purse = Purse {
+    let purse = Purse {
         cap: tables.cap(),
         given: 0,
         each: tables.cap() / own.max(1),
@@ -597,15 +597,16 @@ fn take_turns<G: Game>(
         .collect();
     let root = game.initial();
     search.best = game.cards_home(&root);
-    let (mut turns, mut table_peak) = (0, 0);
-    let mut prover_out_of_room = false;
-    // The tactic of the last turn taken: the one that decided, if any did.
-    let mut last = None;
-    let narrower = |level| {
-        move |kept| match kept {
-            Tactic::Narrowed(other) | Tactic::Rollouts(other) => other <= level,
-            _ => false,
-        }
+    let mut rounds = Rounds {
+        search,
+        crew,
+        seat,
+        purse,
+        turns: 0,
+        table_peak: 0,
+        prover_out_of_room: false,
+        last: None,
+        retiring: Vec::new(),
     };
     let (verdict, stop, moves) = if game.is_won(&root) {
         (Verdict::Won, None, Vec::new())
@@ -617,7 +618,7 @@ fn take_turns<G: Game>(
                     retire(
                         &mut rotation,
                         tables,
-                        &mut purse,
+                        &mut rounds.purse,
                         Some(crew),
                         narrower(level),
                     );
@@ -625,114 +626,39 @@ fn take_turns<G: Game>(
                 // This thread's own tables are no longer used: the shared
                 // one may have their share, as a table left alone does.
                 if rotation.iter().all(|entrant| entrant.shared) {
-                    purse.give(crew, 0, true);
+                    rounds.purse.give(crew, 0, true);
                 }
             }
             if rotation.is_empty() && std::mem::take(&mut joins) {
                 rotation.push(Entrant::sharing(Tactic::BestFirst, seat != Some(0)));
             }
             if rotation.is_empty() {
-                let stop = match prover_out_of_room {
+                let stop = match rounds.prover_out_of_room {
                     true => Stop::Memory,
                     false => Stop::Narrowed,
                 };
                 break (Verdict::Unknown, Some(stop), Vec::new());
             }
-            let at = turns as usize % rotation.len();
-            let round_ends = at + 1 == rotation.len();
-            let entrant = &mut rotation[at];
-            last = Some(entrant.tactic);
-            turns += 1;
-            let allowance = budget.saturating_mul(entrant.tactic.weight::<G>());
-            if round_ends || !G::GROWTH_BY_ROUND {
-                budget = budget.saturating_mul(TURN_GROWTH);
+            let (allowances, next) = round_budgets::<G>(&rotation, budget);
+            budget = next;
+            if let Some(decided) = rounds.play(&mut rotation, tables, &allowances) {
+                break decided;
             }
-            let end = match crew {
-                Some(crew) if entrant.shared => {
-                    let room = match entrant.tactic {
-                        Tactic::BestFirst => crew.table.cap(),
-                        _ => crew.table.cap() / crew.walkers,
-                    };
-                    let room = room.max(search.limits.room_floor);
-                    let thread = seat.expect("a crew's thread has a seat");
-                    entrant.turn_shared(&mut search, crew, thread, allowance, room)
-                }
-                _ => {
-                    let table = &mut tables[entrant.table];
-                    let room = table.cap().max(search.limits.room_floor);
-                    let end = entrant.turn(&mut search, table, allowance, room);
-                    table_peak = table_peak.max(table.peak());
-                    end
-                }
-            };
-            match end {
-                End::Won(moves) => break (Verdict::Won, None, moves),
-                End::Lost => match entrant.tactic {
-                    Tactic::Narrowed(level) | Tactic::Rollouts(level) => {
-                        if let Some(crew) = crew {
-                            crew.narrowed_ended.fetch_max(level, Ordering::Relaxed);
-                        }
-                        retire(&mut rotation, tables, &mut purse, crew, narrower(level));
-                    }
-                    Tactic::Full if entrant.shared => {
-                        let crew = crew.expect("a shared walk has a crew");
-                        if crew.walk_ended() {
-                            break (Verdict::Lost, None, Vec::new());
-                        }
-                        retire(&mut rotation, tables, &mut purse, Some(crew), |t| {
-                            t == Tactic::Full
-                        });
-                    }
-                    Tactic::BestFirst | Tactic::Full => break (Verdict::Lost, None, Vec::new()),
-                    beam @ Tactic::Beam(_) => {
-                        retire(&mut rotation, tables, &mut purse, crew, |t| t == beam)
-                    }
-                },
-                End::Stopped(stop) => break (Verdict::Unknown, Some(stop), Vec::new()),
-                End::OutOfNodes => {}
-                End::Crowded => match crew.expect("a shared walk has a crew").leave() {
-                    Some(true) => break (Verdict::Lost, None, Vec::new()),
-                    Some(false) => retire(&mut rotation, tables, &mut purse, crew, |t| {
-                        t == Tactic::Full
-                    }),
-                    // Another walk left first: this one stays to the end.
-                    None => entrant.may_leave = false,
-                },
-                End::OutOfRoom => match entrant.tactic {
-                    // The crew's best-first search stops on every thread,
-                    // and walks sharing its table take its place.
-                    Tactic::BestFirst if entrant.shared => {
-                        let crew = crew.expect("a shared search has a crew");
-                        let frontier = crew.frontier.as_ref().expect("the search's frontier");
-                        entrant.quit(crew);
-                        *entrant = Entrant::sharing(Tactic::Full, seat != Some(0));
-                        if let Err(stop) = frontier.wait_emptied(&search) {
-                            break (Verdict::Unknown, Some(stop), Vec::new());
-                        }
-                    }
-                    Tactic::BestFirst => *entrant = Entrant::new(Tactic::Full, entrant.table),
-                    Tactic::Full if entrant.shared => {
-                        // Whether or not it may leave unfinished, this
-                        // walk ends for want of room: if no other proves
-                        // the loss, that is why the search stops.
-                        if let Some(true) = crew.expect("a shared walk has a crew").leave() {
-                            break (Verdict::Lost, None, Vec::new());
-                        }
-                        prover_out_of_room = true;
-                        retire(&mut rotation, tables, &mut purse, crew, |t| {
-                            t == Tactic::Full
-                        });
-                    }
-                    tactic => {
-                        // The others go on: a narrowed walk may still win.
-                        // Without the full walk no loss can be proven.
-                        prover_out_of_room |= tactic == Tactic::Full;
-                        retire(&mut rotation, tables, &mut purse, crew, |t| t == tactic);
-                    }
-                },
+            let retiring = std::mem::take(&mut rounds.retiring);
+            if !retiring.is_empty() {
+                retire(&mut rotation, tables, &mut rounds.purse, crew, |t| {
+                    retiring.contains(&t)
+                });
             }
         }
     };
+    let Rounds {
+        search,
+        turns,
+        table_peak,
+        last,
+        ..
+    } = rounds;
     if let Some(crew) = crew {
         if let Verdict::Won | Verdict::Lost = verdict {
             crew.halt.store(true, Ordering::Relaxed);
@@ -754,6 +680,334 @@ fn take_turns<G: Game>(
         best: search.best,
         elapsed: started.elapsed(),
         decided_by: last.filter(|_| verdict != Verdict::Unknown),
+    }
+}
+
+/// The narrowed searches at `level` or narrower: once a walk at `level`
+/// ends without a win, none of them can win either.
+fn narrower(level: u32) -> impl Fn(Tactic) -> bool {
+    move |kept| match kept {
+        Tactic::Narrowed(other) | Tactic::Rollouts(other) => other <= level,
+        _ => false,
+    }
+}
+
+/// The allowance of each turn of a round of `rotation` whose first turn
+/// has `budget` nodes (times its tactic's weight), and the budget of the
+/// next round's first turn: each turn three times the one before, or,
+/// with [`Game::GROWTH_BY_ROUND`], each round three times the one before.
+fn round_budgets<G: Game>(rotation: &[Entrant<G>], budget: u64) -> (Vec<u64>, u64) {
+    let mut next = budget;
+    let allowances = (rotation.iter())
+        .map(|entrant| {
+            let allowance = next.saturating_mul(entrant.tactic.weight::<G>());
+            if !G::GROWTH_BY_ROUND {
+                next = next.saturating_mul(TURN_GROWTH);
+            }
+            allowance
+        })
+        .collect();
+    if G::GROWTH_BY_ROUND {
+        next = next.saturating_mul(TURN_GROWTH);
+    }
+    (allowances, next)
+}
+
+/// How a decided search ends: its verdict, why it stopped if unknown,
+/// and the winning moves.
+type Decided = (Verdict, Option<Stop>, Vec<notation::Move>);
+
+/// One thread's turns at its tactics (see [`take_turns`]), round after
+/// round: each tactic in the rotation takes a turn in order, and those
+/// that end take no more turns and leave the rotation once the round is
+/// over. Their tables go to the walks left at once (a walk that runs out
+/// of room may then go on), but to a beam only once the round is over:
+/// so a beam's turn, the last of a round, hangs on nothing the turns
+/// before it in the round did but for a verdict, and can be taken beside
+/// them (see [`Rounds::play_beside`]) and search the same positions.
+struct Rounds<'a, G: Game> {
+    search: Search<'a, G>,
+    crew: Option<&'a Crew<G>>,
+    seat: Option<usize>,
+    purse: Purse,
+    turns: u32,
+    table_peak: usize,
+    prover_out_of_room: bool,
+    /// The tactic of the last turn taken: the one that decided, if any did.
+    last: Option<Tactic>,
+    /// The tactics that ended this round, to leave the rotation after it.
+    retiring: Vec<Tactic>,
+}
+
+impl<'a, G: Game> Rounds<'a, G> {
+    /// Plays a round of `rotation`, each turn with its allowance; gives
+    /// the verdict if a turn decided.
+    fn play(
+        &mut self,
+        rotation: &mut [Entrant<G>],
+        tables: &mut [Table<G::Key>],
+        allowances: &[u64],
+    ) -> Option<Decided> {
+        if let Some(beam) = self.beside(rotation) {
+            return self.play_beside(rotation, tables, allowances, beam);
+        }
+        for at in 0..rotation.len() {
+            if self.retiring.contains(&rotation[at].tactic) {
+                continue;
+            }
+            let entrant = &mut rotation[at];
+            let table = (!entrant.shared).then(|| &mut tables[entrant.table]);
+            let end = self.turn(entrant, table, allowances[at]);
+            let leaving = self.retiring.len();
+            if let Some(decided) = self.settle(end, rotation, at) {
+                return Some(decided);
+            }
+            if self.retiring.len() > leaving {
+                self.share_out(rotation, None, tables.iter_mut().enumerate());
+            }
+        }
+        None
+    }
+
+    /// Shares the tables' cap among the tactics of `rotation` that take
+    /// turns on, as [`retire`] does, at once, but for a beam's table,
+    /// which waits for the round's end (see [`Rounds`]); `beside` is the
+    /// table of a beam not in `rotation`, whose turn is under way.
+    fn share_out<'t>(
+        &mut self,
+        rotation: &[Entrant<G>],
+        beside: Option<usize>,
+        tables: impl Iterator<Item = (usize, &'t mut Table<G::Key>)>,
+    ) where
+        G::Key: 't,
+    {
+        let staying = |entrant: &&Entrant<G>| !self.retiring.contains(&entrant.tactic);
+        let kept: Vec<&Entrant<G>> = rotation.iter().filter(staying).collect();
+        let used = |t: usize| {
+            kept.iter()
+                .any(|entrant| !entrant.shared && entrant.table == t)
+        };
+        let own = kept.iter().filter(|entrant| !entrant.shared).count() + beside.iter().count();
+        match self.crew {
+            Some(crew) => {
+                let sharing = kept.iter().any(|entrant| entrant.shared);
+                self.purse.give(crew, own, sharing);
+            }
+            None => self.purse.each = self.purse.cap / own.max(1),
+        }
+        let beam = |t: usize| {
+            beside == Some(t)
+                || (kept.iter()).any(|e| e.table == t && matches!(e.tactic, Tactic::Beam(_)))
+        };
+        Tables::share(tables, self.purse.each, used, beam);
+    }
+
+    /// The beam whose turn may be taken beside the walks' of this round:
+    /// the last of the rotation, where its rollouts may use other threads
+    /// (which would wait for the walks' turns otherwise) and no node limit
+    /// makes a turn hang on the nodes the turns before it took (the beam
+    /// shares out what is left of the limit among its rollouts).
+    fn beside(&self, rotation: &[Entrant<G>]) -> Option<usize> {
+        let at = rotation.len().checked_sub(1).filter(|&at| at > 0)?;
+        let beam = &rotation[at];
+        let free = self.search.helpers > 1 && self.search.max_nodes.is_none();
+        (free && matches!(beam.tactic, Tactic::Beam(_)) && !beam.shared).then_some(at)
+    }
+
+    /// Plays a round as [`Rounds::play`] does, the turn of the beam at
+    /// `beam_at`, the last, on a thread of its own beside the walks' turns
+    /// on this one. The beam's turn counts as taken after theirs: if one of
+    /// them decides, the beam's is stopped and its nodes are not counted,
+    /// and its own verdict waits for theirs. A beam's turn hangs on
+    /// nothing that theirs change, as no tactic leaves the rotation or
+    /// gives its table to the others before the round is over, and it
+    /// stops by its own nodes, not by the total. (Rows of Four deal 235 on
+    /// two threads: the walks' turns took 7.3 s of 26.7, while the pool's
+    /// threads, which play the beam's rollouts, waited.)
+    fn play_beside(
+        &mut self,
+        rotation: &mut [Entrant<G>],
+        tables: &mut [Table<G::Key>],
+        allowances: &[u64],
+        beam_at: usize,
+    ) -> Option<Decided> {
+        let (walks, beams) = rotation.split_at_mut(beam_at);
+        let beam = &mut beams[0];
+        let tactic = beam.tactic;
+        let at = beam.table;
+        let (below, above) = tables.split_at_mut(at);
+        let (beam_table, above) = above.split_first_mut().expect("the beam's own table");
+        let stop = AtomicBool::new(false);
+        let start = self.search.nodes;
+        let mut beside = Search {
+            halt: Some(&stop),
+            ..self.search
+        };
+        let room = beam_table.cap().max(self.search.limits.room_floor);
+        let allowance = allowances[beam_at];
+        let (decided, (end, beside, peak)) = std::thread::scope(|scope| {
+            let turn = scope.spawn(|| {
+                let end = beam.turn(&mut beside, beam_table, allowance, room);
+                (end, beside, beam_table.peak())
+            });
+            let mut decided = None;
+            for walk in 0..walks.len() {
+                if self.retiring.contains(&walks[walk].tactic) {
+                    continue;
+                }
+                let entrant = &mut walks[walk];
+                let table = (!entrant.shared).then(|| match entrant.table < at {
+                    true => &mut below[entrant.table],
+                    false => &mut above[entrant.table - at - 1],
+                });
+                let end = self.turn(entrant, table, allowances[walk]);
+                let leaving = self.retiring.len();
+                decided = self.settle(end, walks, walk);
+                if decided.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                if self.retiring.len() > leaving {
+                    // The beam's table, in use on the other thread, is
+                    // counted among those used, and left as it is.
+                    let tables = (below.iter_mut().enumerate()).chain(
+                        (above.iter_mut().enumerate()).map(|(t, table)| (t + at + 1, table)),
+                    );
+                    self.share_out(walks, Some(at), tables);
+                }
+            }
+            let beam = turn.join().expect("a beam's turn panicked");
+            (decided, beam)
+        });
+        if decided.is_some() {
+            return decided;
+        }
+        let used = beside.nodes - start;
+        self.search.nodes += used;
+        self.search.told = self.search.told.map(|told| told + used);
+        self.search.best = self.search.best.max(beside.best);
+        self.table_peak = self.table_peak.max(peak);
+        self.turns += 1;
+        self.last = Some(tactic);
+        self.settle(end, beams, 0)
+    }
+
+    /// Takes a turn of `entrant` with `allowance` nodes for all its turns
+    /// so far, in `table`, its own, or in the crew's if it has none.
+    fn turn(
+        &mut self,
+        entrant: &mut Entrant<G>,
+        table: Option<&mut Table<G::Key>>,
+        allowance: u64,
+    ) -> End<notation::Move> {
+        self.last = Some(entrant.tactic);
+        self.turns += 1;
+        let search = &mut self.search;
+        match (table, self.crew) {
+            (Some(table), _) => {
+                let room = table.cap().max(search.limits.room_floor);
+                let end = entrant.turn(search, table, allowance, room);
+                self.table_peak = self.table_peak.max(table.peak());
+                end
+            }
+            (None, Some(crew)) => {
+                let room = match entrant.tactic {
+                    Tactic::BestFirst => crew.table.cap(),
+                    _ => crew.table.cap() / crew.walkers,
+                };
+                let room = room.max(search.limits.room_floor);
+                let thread = self.seat.expect("a crew's thread has a seat");
+                entrant.turn_shared(search, crew, thread, allowance, room)
+            }
+            (None, None) => unreachable!("a tactic with no table of its own is a crew's"),
+        }
+    }
+
+    /// What the end of the turn of `rotation[at]` means: the verdict, if
+    /// it decided; else it may leave the rotation after the round, or
+    /// give its place to another tactic.
+    fn settle(
+        &mut self,
+        end: End<notation::Move>,
+        rotation: &mut [Entrant<G>],
+        at: usize,
+    ) -> Option<Decided> {
+        let crew = self.crew;
+        let entrant = &mut rotation[at];
+        let tactic = entrant.tactic;
+        let leaving = match end {
+            End::Won(moves) => return Some((Verdict::Won, None, moves)),
+            End::Stopped(stop) => return Some((Verdict::Unknown, Some(stop), Vec::new())),
+            End::OutOfNodes => return None,
+            End::Lost => match tactic {
+                Tactic::Narrowed(level) | Tactic::Rollouts(level) => {
+                    if let Some(crew) = crew {
+                        crew.narrowed_ended.fetch_max(level, Ordering::Relaxed);
+                    }
+                    let ended = rotation.iter().map(|e| e.tactic);
+                    ended.filter(|&t| narrower(level)(t)).collect()
+                }
+                Tactic::Full if entrant.shared => {
+                    if crew.expect("a shared walk has a crew").walk_ended() {
+                        return Some((Verdict::Lost, None, Vec::new()));
+                    }
+                    vec![Tactic::Full]
+                }
+                Tactic::BestFirst | Tactic::Full => {
+                    return Some((Verdict::Lost, None, Vec::new()));
+                }
+                beam @ Tactic::Beam(_) => vec![beam],
+            },
+            End::Crowded => match crew.expect("a shared walk has a crew").leave() {
+                Some(true) => return Some((Verdict::Lost, None, Vec::new())),
+                Some(false) => vec![Tactic::Full],
+                // Another walk left first: this one stays to the end.
+                None => {
+                    entrant.may_leave = false;
+                    return None;
+                }
+            },
+            End::OutOfRoom => match tactic {
+                // The crew's best-first search stops on every thread, and
+                // walks sharing its table take its place.
+                Tactic::BestFirst if entrant.shared => {
+                    let crew = crew.expect("a shared search has a crew");
+                    let frontier = crew.frontier.as_ref().expect("the search's frontier");
+                    entrant.quit(crew);
+                    *entrant = Entrant::sharing(Tactic::Full, self.seat != Some(0));
+                    if let Err(stop) = frontier.wait_emptied(&self.search) {
+                        return Some((Verdict::Unknown, Some(stop), Vec::new()));
+                    }
+                    return None;
+                }
+                Tactic::BestFirst => {
+                    *entrant = Entrant::new(Tactic::Full, entrant.table);
+                    return None;
+                }
+                Tactic::Full if entrant.shared => {
+                    // Whether or not it may leave unfinished, this walk
+                    // ends for want of room: if no other proves the loss,
+                    // that is why the search stops.
+                    if let Some(true) = crew.expect("a shared walk has a crew").leave() {
+                        return Some((Verdict::Lost, None, Vec::new()));
+                    }
+                    self.prover_out_of_room = true;
+                    vec![Tactic::Full]
+                }
+                tactic => {
+                    // The others go on: a narrowed walk may still win.
+                    // Without the full walk no loss can be proven.
+                    self.prover_out_of_room |= tactic == Tactic::Full;
+                    vec![tactic]
+                }
+            },
+        };
+        for tactic in leaving {
+            if !self.retiring.contains(&tactic) {
+                self.retiring.push(tactic);
+            }
+        }
+        None
     }
 }
 
@@ -1370,14 +1624,14 @@ mod tests {
     #[test]
     fn best_first_has_twice_the_nodes_and_takes_turns_with_narrowed_walks() {
         // Best-first runs out at 200 nodes; level 1 ends at the wall, 21
-        // positions in, and is dropped; the turn passes over level 2 to
-        // best-first, with 1800 nodes, and it goes on from where it
-        // stopped to expand 1500 positions in all, the last one's child
-        // being the goal.
+        // positions in, and level 2, with 900 nodes, after it in the same
+        // round; both are dropped once the round is over, and best-first,
+        // with 5400 nodes, goes on from where it stopped to expand 1500
+        // positions in all, the last one's child being the goal.
         let report = solve_guided(Walk::line(5000, 1500, 20));
         assert_eq!(report.verdict, Verdict::Won);
-        assert_eq!(report.turns, 3);
-        assert_eq!(report.nodes, 1500 + 21);
+        assert_eq!(report.turns, 4);
+        assert_eq!(report.nodes, 1500 + 21 + 21);
     }
 
     #[test]

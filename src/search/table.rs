@@ -494,10 +494,25 @@ impl<K: TableKey> Tables<K> {
     /// cap.)
     pub(super) fn reshare(tables: &mut [Table<K>], cap: usize, used: impl Fn(usize) -> bool) {
         let count = (0..tables.len()).filter(|&i| used(i)).count().max(1);
-        for (i, table) in tables.iter_mut().enumerate() {
-            match used(i) {
-                true => table.raise_cap(cap / count),
-                false => table.release(),
+        Tables::share(tables.iter_mut().enumerate(), cap / count, used, |_| false);
+    }
+
+    /// As [`Tables::reshare`], with `each` the cap of each table in use,
+    /// over tables given with their indices, but for those `waits` picks,
+    /// which are left as they are.
+    pub(super) fn share<'t>(
+        tables: impl Iterator<Item = (usize, &'t mut Table<K>)>,
+        each: usize,
+        used: impl Fn(usize) -> bool,
+        waits: impl Fn(usize) -> bool,
+    ) where
+        K: 't,
+    {
+        for (i, table) in tables {
+            match (used(i), waits(i)) {
+                (_, true) => {}
+                (true, false) => table.raise_cap(each),
+                (false, false) => table.release(),
             }
         }
     }
