@@ -2031,14 +2031,15 @@ Redeals: 0
         );
     }
 
-    /// With no node limit, the beam's turn on two threads is taken beside
-    /// the walks' turns before it, and counts as taken after them: the
-    /// search still goes through the same positions as on one thread,
-    /// whether a walk wins in the round (deals 24 and 29, where the beam's
-    /// turn is stopped and its nodes not counted) or the beam does (9).
+    /// With no node limit, the beam's turn on two threads in a long round
+    /// is taken beside the walks' turns before it, and counts as taken
+    /// after them: the search goes through the same positions as on one
+    /// thread, with the same moves, whether a walk wins (deals 24 and 29,
+    /// in the first round) or the beam (37915, in the third, its turn of
+    /// 1.44M positions beside the walks').
     #[test]
     fn a_beam_beside_the_walks_repeats_on_two_threads() {
-        for n in [24, 29, 9] {
+        for n in [24, 29, 37915] {
             let game = RowsOfFour::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
             let one = solve(&game, &Limits::default(), &mut Tables::new(DEFAULT_MEMORY));
             let two = solve_parallel(&game, &Limits::default(), 2, None);
