@@ -79,7 +79,8 @@ enum Command {
         /// best-first search, with one queue (a thread with tactics of its
         /// own joins it once they end); the game's other tactics are dealt
         /// out among the threads, and a beam plays its rollouts on all of
-        /// them. Node counts then differ from run to run, but for games
+        /// them, and its long turns beside the walks' turns. Node counts
+        /// then differ from run to run, but for games
         /// with a beam (Rows of Four, Alexandria), which search the same
         /// positions on any number of threads; `--threads 1` repeats
         /// exactly. Under a `--memory` too small for the deal,
