@@ -374,7 +374,7 @@ const CHUNK_BYTES: usize = 2 << 20;
 /// of the old size land in the first slices of the new: the new size is
 /// touched no faster than the old is given back, and the two together
 /// hold no more than the larger of them. A look into the table meanwhile
-/// goes by where its key's slots lie (see [`SharedView::visit`]).
+/// goes by where its key's slots lie (see [`SharedView::look`]).
 ///
 /// (Until the old size was given back as it was copied, the table kept
 /// it to the end beside the new, and all the sizes before: a third of the
@@ -527,7 +527,7 @@ impl<K: TableKey> SharedTable<K> {
     /// in the order of their homes (see [`SharedTable`]), and gives each
     /// slice back once no look can reach it; `store` is the copying
     /// thread's hold on the store. The views look meanwhile as
-    /// [`SharedView::visit`] says.
+    /// [`SharedView::look`] says.
     fn copy(&self, store: &Store<K>) {
         let (old, new) = (store.old.as_ref().expect("a size to copy"), &store.slots);
         let chunk = Slots::<K>::CHUNK;
@@ -768,9 +768,10 @@ impl<'a, K: TableKey> SharedView<'a, K> {
     /// for in the old size and, not there, stored in the new one, where
     /// the copy now touches it. A look that meets the old size is counted
     /// (see [`SharedTable::settle`]), so that the copy neither passes nor
-    /// gives back slots it may write or read. A key stored in the old
-    /// size as the copy passes may be missed: a forgotten position, which
-    /// costs time only.
+    /// gives back slots it may write or read. A key offered on two threads
+    /// at once as the copy passes it may be fresh to both (one stores it
+    /// in the old size as the other looks for it there): both search it,
+    /// which costs time only.
     #[inline]
     fn look<R>(&self, hash: u64, act: impl FnOnce(Place<'_, K>) -> R) -> R {
         let store = self.store();
