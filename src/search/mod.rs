@@ -756,58 +756,50 @@ impl<'a, G: Game> Rounds<'a, G> {
         tables: &mut [Table<G::Key>],
         allowances: &[u64],
     ) -> Option<Decided> {
-        if let Some(beam) = self.beside(rotation, allowances) {
-            return self.play_beside(rotation, tables, allowances, beam);
+        match self.beside(rotation, allowances) {
+            Some(beam) => self.play_beside(rotation, tables, allowances, beam),
+            None => self.take_round(rotation, tables, &mut [], None, allowances),
         }
+    }
+
+    /// Takes the turns of `rotation` in order, each with its allowance, and
+    /// shares out the tables of the tactics that end at once (see
+    /// [`Rounds`]); gives the verdict if a turn decided. The tables are
+    /// `below` and `above` the one of the beam at `beside`, whose turn is
+    /// under way on another thread; with none, `below` are all of them.
+    fn take_round(
+        &mut self,
+        rotation: &mut [Entrant<G>],
+        below: &mut [Table<G::Key>],
+        above: &mut [Table<G::Key>],
+        beside: Option<usize>,
+        allowances: &[u64],
+    ) -> Option<Decided> {
+        let skip = beside.unwrap_or(below.len());
         for at in 0..rotation.len() {
             if self.retiring.contains(&rotation[at].tactic) {
                 continue;
             }
             let entrant = &mut rotation[at];
-            let table = (!entrant.shared).then(|| &mut tables[entrant.table]);
+            let table = (!entrant.shared).then(|| match entrant.table < skip {
+                true => &mut below[entrant.table],
+                false => &mut above[entrant.table - skip - 1],
+            });
             let end = self.turn(entrant, table, allowances[at]);
             let leaving = self.retiring.len();
-            if let Some(decided) = self.settle(end, rotation, at) {
-                return Some(decided);
+            let decided = self.settle(end, rotation, at);
+            if decided.is_some() {
+                return decided;
             }
             if self.retiring.len() > leaving {
-                self.share_out(rotation, None, tables.iter_mut().enumerate());
+                let staying = |entrant: &&Entrant<G>| !self.retiring.contains(&entrant.tactic);
+                let kept: Vec<&Entrant<G>> = rotation.iter().filter(staying).collect();
+                let tables = (below.iter_mut().enumerate())
+                    .chain((above.iter_mut().enumerate()).map(|(t, table)| (t + skip + 1, table)));
+                share_tables(&kept, beside, true, tables, &mut self.purse, self.crew);
             }
         }
         None
-    }
-
-    /// Shares the tables' cap among the tactics of `rotation` that take
-    /// turns on, as [`retire`] does, at once, but for a beam's table,
-    /// which waits for the round's end (see [`Rounds`]); `beside` is the
-    /// table of a beam not in `rotation`, whose turn is under way.
-    fn share_out<'t>(
-        &mut self,
-        rotation: &[Entrant<G>],
-        beside: Option<usize>,
-        tables: impl Iterator<Item = (usize, &'t mut Table<G::Key>)>,
-    ) where
-        G::Key: 't,
-    {
-        let staying = |entrant: &&Entrant<G>| !self.retiring.contains(&entrant.tactic);
-        let kept: Vec<&Entrant<G>> = rotation.iter().filter(staying).collect();
-        let used = |t: usize| {
-            kept.iter()
-                .any(|entrant| !entrant.shared && entrant.table == t)
-        };
-        let own = kept.iter().filter(|entrant| !entrant.shared).count() + beside.iter().count();
-        match self.crew {
-            Some(crew) => {
-                let sharing = kept.iter().any(|entrant| entrant.shared);
-                self.purse.give(crew, own, sharing);
-            }
-            None => self.purse.each = self.purse.cap / own.max(1),
-        }
-        let beam = |t: usize| {
-            beside == Some(t)
-                || (kept.iter()).any(|e| e.table == t && matches!(e.tactic, Tactic::Beam(_)))
-        };
-        Tables::share(tables, self.purse.each, used, beam);
     }
 
     /// The beam whose turn may be taken beside the walks' of this round,
@@ -862,32 +854,11 @@ impl<'a, G: Game> Rounds<'a, G> {
         // in the pool waits until a thread of it is free.
         let (decided, end, peak) = std::thread::scope(|scope| {
             let walks = scope.spawn(|| {
-                for walk in 0..walks.len() {
-                    if self.retiring.contains(&walks[walk].tactic) {
-                        continue;
-                    }
-                    let entrant = &mut walks[walk];
-                    let table = (!entrant.shared).then(|| match entrant.table < at {
-                        true => &mut below[entrant.table],
-                        false => &mut above[entrant.table - at - 1],
-                    });
-                    let end = self.turn(entrant, table, allowances[walk]);
-                    let leaving = self.retiring.len();
-                    let decided = self.settle(end, walks, walk);
-                    if decided.is_some() {
-                        stop.store(true, Ordering::Relaxed);
-                        return decided;
-                    }
-                    if self.retiring.len() > leaving {
-                        // The beam's table, in use on the other thread, is
-                        // counted among those used, and left as it is.
-                        let tables = (below.iter_mut().enumerate()).chain(
-                            (above.iter_mut().enumerate()).map(|(t, table)| (t + at + 1, table)),
-                        );
-                        self.share_out(walks, Some(at), tables);
-                    }
+                let decided = self.take_round(walks, below, above, Some(at), allowances);
+                if decided.is_some() {
+                    stop.store(true, Ordering::Relaxed);
                 }
-                None
+                decided
             });
             let end = beam.turn(&mut beside, beam_table, allowance, room);
             let decided = walks.join().expect("a walk's turn panicked");
@@ -1291,16 +1262,48 @@ fn retire<G: Game>(
     ended: impl Fn(Tactic) -> bool,
 ) {
     rotation.retain(|entrant| !ended(entrant.tactic));
-    let used = |t: usize| rotation.iter().any(|kept| kept.table == t);
-    let own = (0..tables.len()).filter(|&t| used(t)).count();
+    let kept: Vec<&Entrant<G>> = rotation.iter().collect();
+    share_tables(
+        &kept,
+        None,
+        false,
+        tables.iter_mut().enumerate(),
+        purse,
+        crew,
+    );
+}
+
+/// Shares the tables' cap among the tactics `kept`, which take turns on,
+/// and `beside`, the table of a beam whose turn is under way on another
+/// thread: the crew's table takes its due (see [`Purse`]), the tables of
+/// the others give their memory back, and those left may grow into it,
+/// but for a beam's, when `beams_wait`, until its round is over (see
+/// [`Rounds`]).
+fn share_tables<'t, G: Game>(
+    kept: &[&Entrant<G>],
+    beside: Option<usize>,
+    beams_wait: bool,
+    tables: impl Iterator<Item = (usize, &'t mut Table<G::Key>)>,
+    purse: &mut Purse,
+    crew: Option<&Crew<G>>,
+) where
+    G::Key: 't,
+{
+    let own = kept.iter().filter(|entrant| !entrant.shared).count() + beside.iter().count();
     match crew {
         Some(crew) => {
-            let sharing = rotation.iter().any(|entrant| entrant.shared);
+            let sharing = kept.iter().any(|entrant| entrant.shared);
             purse.give(crew, own, sharing);
         }
         None => purse.each = purse.cap / own.max(1),
     }
-    Tables::reshare(tables, own * purse.each, used);
+    let used = |t: usize| kept.iter().any(|e| !e.shared && e.table == t);
+    let waits = |t: usize| {
+        beams_wait
+            && (beside == Some(t)
+                || (kept.iter()).any(|e| e.table == t && matches!(e.tactic, Tactic::Beam(_))))
+    };
+    Tables::share(tables, purse.each, used, waits);
 }
 
 /// One thread's share of the tables' cap in a crew, and what of it went to

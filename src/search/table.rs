@@ -467,7 +467,7 @@ impl<K: TableKey> Tables<K> {
     }
 
     /// `count` tables, each with an equal share of the cap. A table that
-    /// grew past its share in the last search (see [`Tables::reshare`])
+    /// grew past its share in the last search (see [`Tables::share`])
     /// starts afresh; the others keep their memory.
     pub(super) fn split(&mut self, count: usize) -> &mut [Table<K>] {
         let share = self.cap / count.max(1);
@@ -486,20 +486,13 @@ impl<K: TableKey> Tables<K> {
         &mut self.tables
     }
 
-    /// Shares the cap among the tables `used` says are still in use alone:
-    /// the others give their memory back, and the rest may grow into it.
+    /// Gives each of `tables` (with their indices) that `used` says is
+    /// still in use a cap of `each`: the others give their memory back, and
+    /// the rest may grow into it; those `waits` picks are left as they are.
     /// (A depth-first walk left alone to prove a deal lost would otherwise
     /// forget positions at a quarter of the cap, and search them again:
     /// Lanes deal 42 took 38.7M positions, against 13.7M with the whole
     /// cap.)
-    pub(super) fn reshare(tables: &mut [Table<K>], cap: usize, used: impl Fn(usize) -> bool) {
-        let count = (0..tables.len()).filter(|&i| used(i)).count().max(1);
-        Tables::share(tables.iter_mut().enumerate(), cap / count, used, |_| false);
-    }
-
-    /// As [`Tables::reshare`], with `each` the cap of each table in use,
-    /// over tables given with their indices, but for those `waits` picks,
-    /// which are left as they are.
     pub(super) fn share<'t>(
         tables: impl Iterator<Item = (usize, &'t mut Table<K>)>,
         each: usize,
@@ -645,7 +638,7 @@ mod tests {
             split.iter().all(|t| t.has_forgotten()),
             "a third of the cap is too small"
         );
-        Tables::reshare(split, cap, |i| i == 0);
+        Tables::share(split.iter_mut().enumerate(), cap, |i| i == 0, |_| false);
         assert!(
             split[1].bytes() + split[2].bytes() < 100 << 10,
             "the others let go"
