@@ -10,6 +10,7 @@ use std::fmt::{self, Write as _};
 use thiserror::Error;
 
 use crate::card::Card;
+use crate::quote::quote;
 
 /// A position in any game, as plain lists of cards.
 ///
@@ -180,7 +181,7 @@ impl Board {
                 let n = rest.trim().parse().map_err(|_| {
                     BoardError::at(
                         line,
-                        format!("'{}' is not a number of redeals", rest.trim()),
+                        format!("{} is not a number of redeals", quote(rest.trim())),
                     )
                 })?;
                 self.redeals = Some(n);
@@ -189,9 +190,9 @@ impl Board {
                 return Err(BoardError::at(
                     line,
                     format!(
-                        "unknown line '{}:' (expected Foundations, Reserve, Stock, \
-                         Waste, Redeals, or a tableau pile starting with ':')",
-                        header.trim()
+                        "unknown line {} (expected Foundations:, Reserve:, Stock:, \
+                         Waste:, Redeals:, or a tableau pile starting with ':')",
+                        quote(&format!("{}:", header.trim()))
                     ),
                 ));
             }

@@ -9,6 +9,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::quote::quote;
+
 /// A rank from Ace (1) to King (13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rank(u8);
@@ -146,7 +148,10 @@ impl fmt::Display for Card {
 
 /// Why a piece of text is not a card.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("'{0}' is not a card (expected a rank A23456789TJQK or 10, then a suit CDHS, e.g. TD)")]
+#[error(
+    "{} is not a card (expected a rank A23456789TJQK or 10, then a suit CDHS, e.g. TD)",
+    quote(.0)
+)]
 pub struct ParseCardError(pub String);
 
 impl FromStr for Card {
@@ -155,20 +160,21 @@ impl FromStr for Card {
     fn from_str(s: &str) -> Result<Card, ParseCardError> {
         let err = || ParseCardError(s.to_string());
         let upper = s.to_ascii_uppercase();
-        let (rank_text, suit_text) = upper.split_at(upper.len().checked_sub(1).ok_or_else(err)?);
-        let rank = match rank_text {
+        // The suit is the last character, whatever its width in bytes.
+        let mut chars = upper.chars();
+        let suit = match chars.next_back() {
+            Some('C') => Suit::Clubs,
+            Some('D') => Suit::Diamonds,
+            Some('H') => Suit::Hearts,
+            Some('S') => Suit::Spades,
+            _ => return Err(err()),
+        };
+        let rank = match chars.as_str() {
             "10" | "T" => 10,
             r if r.len() == 1 => match Rank::LETTERS.iter().position(|&l| l == r.as_bytes()[0]) {
                 Some(i) => i as u8 + 1,
                 None => return Err(err()),
             },
-            _ => return Err(err()),
-        };
-        let suit = match suit_text {
-            "C" => Suit::Clubs,
-            "D" => Suit::Diamonds,
-            "H" => Suit::Hearts,
-            "S" => Suit::Spades,
             _ => return Err(err()),
         };
         Ok(Card::new(Rank(rank), suit))

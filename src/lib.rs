@@ -14,6 +14,7 @@ pub mod game;
 pub mod games;
 pub mod notation;
 pub mod pysol;
+pub mod quote;
 pub mod reference;
 pub mod search;
 pub mod stats;

@@ -7,6 +7,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::card::Card;
+use crate::quote::quote;
 
 /// Where a card is taken from or put.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,7 +83,7 @@ impl fmt::Display for Move {
 
 /// Why a line is not a move.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("'{text}' is not a move: {reason}")]
+#[error("{} is not a move: {reason}", quote(text))]
 pub struct ParseMoveError {
     pub text: String,
     pub reason: String,
@@ -95,10 +96,14 @@ impl FromStr for Place {
         let numbered = |rest: &str| -> Result<u8, String> {
             match rest.parse::<u32>() {
                 Ok(0) => Err(format!(
-                    "'{s}' is not a place (piles and reserve places count from 1)"
+                    "{} is not a place (piles and reserve places count from 1)",
+                    quote(s)
                 )),
-                Ok(n) => u8::try_from(n - 1).map_err(|_| format!("there is no place {s}")),
-                Err(_) => Err(format!("'{s}' is not a place (expected tN, rN, w or f)")),
+                Ok(n) => u8::try_from(n - 1).map_err(|_| format!("there is no place {}", quote(s))),
+                Err(_) => Err(format!(
+                    "{} is not a place (expected tN, rN, w or f)",
+                    quote(s)
+                )),
             }
         };
         match s {
@@ -106,7 +111,10 @@ impl FromStr for Place {
             "f" => Ok(Place::Foundation),
             _ if s.starts_with('t') => numbered(&s[1..]).map(Place::Tableau),
             _ if s.starts_with('r') => numbered(&s[1..]).map(Place::Reserve),
-            _ => Err(format!("'{s}' is not a place (expected tN, rN, w or f)")),
+            _ => Err(format!(
+                "{} is not a place (expected tN, rN, w or f)",
+                quote(s)
+            )),
         }
     }
 }
@@ -131,7 +139,7 @@ impl FromStr for Move {
                         .strip_prefix('x')
                         .and_then(|n| n.parse::<u8>().ok())
                         .filter(|&n| n >= 1)
-                        .ok_or_else(|| err(format!("'{x}' is not a run length like x3")))?,
+                        .ok_or_else(|| err(format!("{} is not a run length like x3", quote(x))))?,
                     _ => return Err(err("too many words".into())),
                 };
                 Ok(Move::Play {

@@ -412,6 +412,50 @@ mod tests {
         );
     }
 
+    /// Text that is almost a board: tokens of cards, places, headers and
+    /// bars, with wide and control characters among them.
+    fn near_board() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let token = prop_oneof![
+            "(10|[A2-9TJQKé]?)[CDHSé]?",
+            Just("-".to_string()),
+            Just("|".to_string()),
+            Just(":".to_string()),
+            Just("\n: ".to_string()),
+            Just("\nFoundations: ".to_string()),
+            Just("\nReserve: ".to_string()),
+            Just("\nStock: ".to_string()),
+            Just("\nWaste: ".to_string()),
+            Just("\nRedeals: ".to_string()),
+            "[0-9]{1,4}",
+            any::<char>().prop_map(String::from),
+        ];
+        proptest::collection::vec(token, 0..80).prop_map(|tokens| tokens.join(" "))
+    }
+
+    proptest::proptest! {
+        /// Whatever a user types, reading it as a board of any game, and
+        /// building the game's engine on what passes, ends in a board or
+        /// an error, never a panic.
+        #[test]
+        fn no_text_makes_a_board_panic(text in near_board()) {
+            let Ok(board) = Board::parse(&text) else {
+                return Ok(());
+            };
+            for game in <GameKind as clap::ValueEnum>::value_variants() {
+                if game.validate(&board).is_ok() {
+                    with_game!(game, G => drop(G::new(&board)));
+                }
+            }
+        }
+
+        /// The same for a move list.
+        #[test]
+        fn no_text_makes_a_move_list_panic(text in near_board(), words in "[tfrwxdeal0-9é ]{0,12}") {
+            let _ = crate::notation::parse_moves(&format!("{text}\n{words}"));
+        }
+    }
+
     /// Moves come out of `sort_best_first` as from a stable sort by order,
     /// highest first: lists short and long (past the words kept on the
     /// stack), with orders often equal, and orders at both ends of `i32`.
