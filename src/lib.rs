@@ -16,5 +16,6 @@ pub mod notation;
 pub mod pysol;
 pub mod quote;
 pub mod reference;
+pub mod row;
 pub mod search;
 pub mod stats;

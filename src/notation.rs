@@ -167,6 +167,15 @@ pub fn parse_moves(text: &str) -> Result<Vec<(usize, Move)>, (usize, ParseMoveEr
         .collect()
 }
 
+/// What a move list says it solves: `solve` starts its output with the
+/// comment `# GAME, DEAL`. Returns the two, when the first line has that
+/// form; the caller knows which game names are real.
+pub fn heading(text: &str) -> Option<(&str, &str)> {
+    let first = text.lines().next()?.strip_prefix('#')?;
+    let (game, deal) = first.split_once(',')?;
+    Some((game.trim(), deal.trim()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,7 +201,7 @@ mod tests {
             ("t0 f 5H", "count from 1"),
             ("q3 f 5H", "not a place"),
             ("t5 to f", "'to' is not a place (expected tN"),
-            ("t999 f 5H", "there is no place t999"),
+            ("t999 f 5H", "there is no place 't999'"),
             ("t3 f 5X", "not a card"),
             ("t3 t4 5H y2", "run length"),
             ("t3", "expected"),
@@ -201,6 +210,15 @@ mod tests {
             let err = text.parse::<Move>().unwrap_err().to_string();
             assert!(err.contains(why), "{text}: {err}");
         }
+    }
+
+    #[test]
+    fn a_heading_names_game_and_deal() {
+        let text = "# all-in-a-row, deal 7\nt1 f 2C\n";
+        assert_eq!(heading(text), Some(("all-in-a-row", "deal 7")));
+        assert_eq!(heading("t1 f 2C\n# raglan, deal 7\n"), None);
+        assert_eq!(heading("# just a note\n"), None);
+        assert_eq!(heading(""), None);
     }
 
     #[test]

@@ -15,63 +15,13 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 use tempfile::TempDir;
 
-const GAME: &str = "all-in-a-row";
-const CSV_HEADER: &str = "game,deal,verdict,moves,nodes,micros,best";
-/// What clap prints after its own one-line usage errors.
-const CLAP_TRAILER: &str = "For more information, try '--help'.";
+mod common;
 
-/// PySolFC game numbers whose verdicts black-hole-solver gives: 1 is lost
-/// in 77 positions, 3 won in 34244 (tests/data/bhs).
-const LOST_PYSOL: &str = "1";
-const WON_PYSOL: &str = "3";
-
-fn patience() -> Command {
-    Command::cargo_bin("patience").expect("cargo builds the patience binary")
-}
-
-fn data(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(path)
-}
-
-fn read(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("patience prints UTF-8")
-}
-
-/// Runs a command that must succeed and returns its standard output.
-fn stdout_of(cmd: &mut Command) -> String {
-    text(&cmd.assert().success().get_output().stdout)
-}
-
-/// Runs a command on bad input and checks the contract every such error
-/// keeps: exit code 2, nothing on standard output, no panic, and one line
-/// `error: ...` holding each of `needles` (clap may add its pointer to
-/// `--help` after its own messages).
-fn assert_bad_input(cmd: &mut Command, needles: &[&str]) {
-    let output = cmd.assert().code(2).stdout("").get_output().clone();
-    let stderr = text(&output.stderr);
-    assert!(!stderr.contains("panicked"), "a panic: {stderr}");
-    let mut lines = stderr.lines();
-    let message = lines.next().unwrap_or_default();
-    assert!(message.starts_with("error: "), "no error line: {stderr:?}");
-    for needle in needles {
-        assert!(message.contains(needle), "{needle:?} not in {message:?}");
-    }
-    assert!(
-        lines.all(|line| line.is_empty() || line == CLAP_TRAILER),
-        "the message is not one line: {stderr:?}"
-    );
-}
+use common::*;
 
 /// The move lines of a `solve` text report: everything but `#` comments.
 fn move_lines(report: &str) -> Vec<&str> {
@@ -570,75 +520,6 @@ fn legal_but_incomplete_moves_are_not_won() {
 
 // ---------------------------------------------------------------------
 // batch and stats.
-
-/// One row of a batch file, read without the library's reader so that the
-/// file format itself is checked.
-#[derive(Debug, PartialEq)]
-struct CsvRow {
-    game: String,
-    deal: u64,
-    verdict: String,
-    moves: u64,
-}
-
-/// Reads a batch file and checks that it is whole: the header once, then
-/// complete rows of seven fields, the last one ended by a newline.
-fn read_batch(path: &Path) -> Vec<CsvRow> {
-    let text = read(path);
-    assert!(text.ends_with('\n'), "a cut-off last row: {text:?}");
-    let mut lines = text.lines();
-    assert_eq!(lines.next(), Some(CSV_HEADER));
-    lines
-        .map(|line| {
-            let fields: Vec<&str> = line.split(',').collect();
-            assert_eq!(fields.len(), 7, "row {line:?}");
-            let number = |i: usize| -> u64 {
-                fields[i]
-                    .parse()
-                    .unwrap_or_else(|_| panic!("field {i} of {line:?}"))
-            };
-            // nodes, micros and best: numbers, whatever their values.
-            for i in 4..7 {
-                number(i);
-            }
-            let verdict = fields[2].to_string();
-            assert!(
-                ["won", "lost", "unknown"].contains(&verdict.as_str()),
-                "{line:?}"
-            );
-            CsvRow {
-                game: fields[0].to_string(),
-                deal: number(1),
-                verdict,
-                moves: number(3),
-            }
-        })
-        .collect()
-}
-
-/// The deal numbers of `rows`, sorted, repeats kept so that they show.
-fn deals(rows: &[CsvRow]) -> Vec<u64> {
-    let mut deals: Vec<u64> = rows.iter().map(|r| r.deal).collect();
-    deals.sort_unstable();
-    deals
-}
-
-/// `patience batch` of PySolFC deals `range` into `out`, on two threads.
-fn pysol_batch(range: &str, out: &Path) -> Command {
-    let mut cmd = patience();
-    cmd.args([
-        "batch",
-        GAME,
-        "--pysol",
-        "--threads",
-        "2",
-        "--deals",
-        range,
-        "--out",
-    ])
-    .arg(out);
-    cmd
-}
 
 #[test]
 fn batch_rows_agree_with_black_hole_solver_and_end_with_a_summary() {

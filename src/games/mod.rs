@@ -83,6 +83,23 @@ impl fmt::Display for DealNumber {
     }
 }
 
+impl std::str::FromStr for DealNumber {
+    type Err = ();
+
+    /// Reads a deal's label as it is written (`deal 7`, `PySolFC game 7`).
+    fn from_str(text: &str) -> Result<DealNumber, ()> {
+        let number = |n: &str| n.trim().parse::<u64>().map_err(|_| ());
+        match (
+            text.strip_prefix("deal "),
+            text.strip_prefix("PySolFC game "),
+        ) {
+            (Some(n), _) => number(n).map(DealNumber::Numbered),
+            (_, Some(n)) => number(n).map(DealNumber::Pysol),
+            _ => Err(()),
+        }
+    }
+}
+
 /// ORs `value` into a key's words from bit `bit` on, low bits first,
 /// carrying into the next word what runs past the end of one; what runs
 /// past the last word is dropped. The engines pack their keys with it.
@@ -391,6 +408,16 @@ pub(crate) fn sort_best_first<S: Copy>(moves: &mut [S], order: impl Fn(S) -> i32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deal_label_reads_back() {
+        for number in [DealNumber::Numbered(7), DealNumber::Pysol(123_456)] {
+            assert_eq!(number.to_string().parse(), Ok(number));
+        }
+        for bad in ["deal", "deal x", "game 7", "board.txt", "deal -1"] {
+            assert_eq!(bad.parse::<DealNumber>(), Err(()), "{bad}");
+        }
+    }
 
     #[test]
     fn confirm_rejects_a_win_that_does_not_replay() {

@@ -7,38 +7,23 @@
 //! single writer (the caller's closure) as deals finish, so a caller that
 //! writes and flushes each row loses nothing when stopped.
 
-use std::collections::HashSet;
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
-use std::ops::RangeInclusive;
-use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod deals;
+mod out_file;
+
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, mpsc};
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+pub use deals::{Deals, MAX_DEALS, parse_range};
+pub use out_file::{Opened, OutFile, OutFileError, Resume};
 
 use crate::board::Board;
 use crate::game::Game;
 use crate::games::{DealNumber, GameKind};
-use crate::search::{self, Limits, Report, Stop, Tables, Verdict};
+use crate::row::Row;
+use crate::search::{self, Limits, Report, Stop, Tables};
 use crate::with_game;
-
-/// One solved deal: a row of a batch's CSV file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Row {
-    /// The game's name, prefixed `pysol:` for PySolFC game numbers, whose
-    /// deals differ from the numbered ones.
-    pub game: String,
-    pub deal: u64,
-    pub verdict: Verdict,
-    /// Length of the solution; 0 unless won.
-    pub moves: usize,
-    pub nodes: u64,
-    pub micros: u64,
-    /// Most cards the search got onto the foundations.
-    pub best: u32,
-}
 
 /// The `game` column for a game and a kind of deal number.
 pub fn game_column(game: GameKind, pysol: bool) -> String {
@@ -54,7 +39,7 @@ pub fn game_column(game: GameKind, pysol: bool) -> String {
 pub struct Batch {
     pub game: GameKind,
     pub pysol: bool,
-    pub deals: Vec<u64>,
+    pub deals: Deals,
     /// Per-deal limits; `memory` is shared out among the threads.
     pub limits: Limits,
     pub threads: usize,
@@ -153,11 +138,11 @@ impl Batch {
         {
             return Err(BatchError::Deal(e.to_string()));
         }
-        match self.deals.iter().find(|&&n| self.pysol && n == 0) {
-            Some(bad) => Err(BatchError::Deal(format!(
-                "{bad} is not a PySolFC game number (they start at 1)"
-            ))),
-            None => Ok(()),
+        match self.pysol && self.deals.contains(0) {
+            true => Err(BatchError::Deal(
+                "0 is not a PySolFC game number (they start at 1)".into(),
+            )),
+            false => Ok(()),
         }
     }
 
@@ -190,16 +175,19 @@ impl Batch {
         // with no deal left takes. (Alexandria 1..100 at 3M positions, two
         // threads: 26.5 and 28.0 s with deals as jobs, 23.8 and 25.7 s
         // with the counter, 24.6 and 26.4 s side by side.)
-        let next = AtomicUsize::new(0);
+        let next = AtomicU64::new(0);
         rayon::broadcast(|_| {
             let mut tables = match lending {
                 true => Tables::<G::Key>::new(memory).in_pool(),
                 false => Tables::new(memory),
             };
-            while let Some(&n) = self.deals.get(next.fetch_add(1, Ordering::Relaxed)) {
+            while let Some(deal) = self.deals.at(next.fetch_add(1, Ordering::Relaxed)) {
                 if cancelled() {
                     return;
                 }
+                let Some(n) = deal else {
+                    continue;
+                };
                 let (board, game) = self.dealt::<G>(n);
                 let report = search::solve(&game, &first, &mut tables);
                 match report.stop {
@@ -269,118 +257,17 @@ impl Batch {
     }
 }
 
-/// The most deals one batch takes: its deal list is kept in memory, and a
-/// longer run is better split into ranges (`stats` merges their files).
-pub const MAX_DEALS: u64 = 100_000_000;
-
-/// Parses a deal range: `A..B` (both included), `A..=B`, or one number.
-pub fn parse_range(text: &str) -> Result<RangeInclusive<u64>, String> {
-    let number = |s: &str| {
-        s.trim()
-            .parse::<u64>()
-            .map_err(|_| format!("'{s}' in deal range '{text}' is not a deal number"))
-    };
-    let range = match text.split_once("..") {
-        Some((a, b)) => number(a)?..=number(b.strip_prefix('=').unwrap_or(b))?,
-        None => number(text)?..=number(text)?,
-    };
-    if range.is_empty() {
-        return Err(format!(
-            "deal range '{text}' is empty: its end is below its start"
-        ));
-    }
-    if range.end() - range.start() >= MAX_DEALS {
-        return Err(format!(
-            "deal range '{text}' holds more than {MAX_DEALS} deals: split it into smaller \
-             ranges (stats merges their files)"
-        ));
-    }
-    Ok(range)
-}
-
-/// The deals of `game_column` already in a batch file, for `--resume`.
-///
-/// A row cut off by a kill (no final newline) is removed from the file, so
-/// appending starts on a fresh line; that deal is then solved again. With
-/// `retry` (`--retry-unknown`), so are the `unknown` rows of the deals it
-/// holds: they are dropped from the file (rewritten beside it and renamed
-/// over it, so that a kill leaves the old file or the new one) and their
-/// deals left out of the set, to be solved again, with longer limits say.
-pub fn finished_deals(
-    path: &Path,
-    game_column: &str,
-    retry: Option<&HashSet<u64>>,
-) -> Result<HashSet<u64>, String> {
-    let failed = |e: std::io::Error| format!("{}: {e}", path.display());
-    let mut file = File::options()
-        .read(true)
-        .write(true)
-        .open(path)
-        .map_err(failed)?;
-    let mut text = String::new();
-    file.read_to_string(&mut text).map_err(failed)?;
-    if !text.is_empty() && !text.ends_with('\n') {
-        let keep = text.rfind('\n').map_or(0, |i| i + 1);
-        text.truncate(keep);
-        file.set_len(keep as u64)
-            .and_then(|_| file.seek(SeekFrom::End(0)).map(|_| ()))
-            .map_err(failed)?;
-    }
-    let rows = crate::stats::read_rows(text.as_bytes(), &path.display().to_string())
-        .map_err(|e| e.to_string())?;
-    let again = |row: &Row| {
-        row.verdict == Verdict::Unknown && retry.is_some_and(|deals| deals.contains(&row.deal))
-    };
-    let dropped: HashSet<u64> = (rows.iter())
-        .filter(|(_, row)| row.game == game_column && again(row))
-        .map(|&(line, _)| line)
-        .collect();
-    if !dropped.is_empty() {
-        let kept: String = (text.split_inclusive('\n').enumerate())
-            .filter(|&(i, _)| !dropped.contains(&(i as u64 + 1)))
-            .map(|(_, line)| line)
-            .collect();
-        let mut name = path.as_os_str().to_owned();
-        name.push(".retry");
-        let beside = std::path::PathBuf::from(name);
-        std::fs::write(&beside, kept)
-            .and_then(|_| std::fs::rename(&beside, path))
-            .map_err(failed)?;
-    }
-    Ok(rows
-        .into_iter()
-        .filter(|(_, row)| row.game == game_column && !again(row))
-        .map(|(_, row)| row.deal)
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ranges() {
-        assert_eq!(parse_range("1..100"), Ok(1..=100));
-        assert_eq!(parse_range("1..=100"), Ok(1..=100));
-        assert_eq!(parse_range("7"), Ok(7..=7));
-        assert!(parse_range("5..1").unwrap_err().contains("empty"));
-        assert!(parse_range("1..x").unwrap_err().contains("'x'"));
-        assert!(parse_range("1-100").is_err());
-        assert!(parse_range("..5").is_err());
-        assert!(
-            parse_range("1..18446744073709551615")
-                .unwrap_err()
-                .contains("split it")
-        );
-        assert_eq!(parse_range("1..100000000"), Ok(1..=100_000_000));
-    }
+    use crate::search::Verdict;
 
     #[test]
     fn a_batch_gives_one_row_per_deal() {
         let batch = Batch {
             game: GameKind::AllInARow,
             pysol: true,
-            deals: (1..=20).collect(),
+            deals: Deals::new(1..=20),
             limits: Limits::default(),
             threads: 2,
             share_hard: true,
@@ -409,7 +296,7 @@ mod tests {
         let batch = Batch {
             game: GameKind::AllInARow,
             pysol: false,
-            deals: (1..=20).collect(),
+            deals: Deals::new(1..=20),
             limits: Limits {
                 max_nodes: Some(max_nodes),
                 ..Limits::default()
@@ -461,7 +348,7 @@ mod tests {
         let batch = Batch {
             game: GameKind::RowsOfFour,
             pysol: false,
-            deals: (1..=12).collect(),
+            deals: Deals::new(1..=12),
             limits: limits.clone(),
             threads: 2,
             share_hard: true,

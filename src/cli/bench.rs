@@ -1,0 +1,75 @@
+//! `bench`: fixed, versioned sets of deals timed, to compare builds.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use patience::bench::{self, Set, Size};
+use patience::games::GameKind;
+use patience::search::Verdict;
+
+use crate::emit;
+use crate::progress::progress_bar;
+use crate::units::human_bytes;
+
+/// `bench`: each game's fixed set timed.
+pub fn run_bench(games: &[GameKind], size: Size, threads: usize, json: bool) -> Result<ExitCode> {
+    if !json {
+        let sets = match size {
+            Size::Full => "",
+            Size::Quick => ", quick sets",
+        };
+        let plural = if threads == 1 { "" } else { "s" };
+        emit(format_args!(
+            "bench {}{sets}, {threads} thread{plural}\n",
+            bench::VERSION
+        ))?;
+    }
+    for &game in games {
+        let set = Set::of(game, size);
+        let progress = progress_bar(set.deals.clone().count() as u64);
+        progress.set_message(format!("{game}, 0 won"));
+        let mut won = 0;
+        let summary = set.run(threads, |deal| {
+            won += (deal.verdict == Verdict::Won) as u64;
+            progress.inc(1);
+            progress.set_message(format!("{game}, {won} won"));
+        })?;
+        progress.finish_and_clear();
+        if json {
+            emit(format_args!("{}\n", serde_json::to_string(&summary)?))?;
+        } else {
+            emit(format_args!("{}", bench_text(&summary)))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_text(s: &bench::Summary) -> String {
+    let millis = |micros: u64| micros as f64 / 1000.0;
+    format!(
+        "{}: numbered deals {}..{}, at most {} nodes and {} of table each\n  \
+         {} deals in {:.2} s: {:.1} deals/s; {} won, {} lost, {} unknown\n  \
+         {} nodes: {:.0} nodes/s\n  \
+         per deal: median {:.1} ms, worst {:.1} ms (deal {})\n  \
+         table peak: {} positions, {}\n",
+        s.game,
+        s.first_deal,
+        s.last_deal,
+        s.max_nodes,
+        human_bytes(s.memory),
+        s.deals,
+        s.seconds,
+        s.deals_per_second,
+        s.won,
+        s.lost,
+        s.unknown,
+        s.nodes,
+        s.nodes_per_second,
+        millis(s.median_micros),
+        millis(s.worst_micros),
+        s.worst_deal,
+        s.table_peak,
+        human_bytes(s.table_bytes),
+    )
+}

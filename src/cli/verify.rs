@@ -1,0 +1,56 @@
+//! `verify`: a move list replayed with the plain reference rules.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use patience::games::GameKind;
+use patience::notation::{self, Move};
+use patience::reference::{self, Replay};
+
+use crate::input::{self, display_name, load_board, read_input};
+use crate::{Source, bad_input, emit};
+
+/// `verify`: a move list replayed with the reference rules.
+pub fn verify(game: GameKind, source: &Source, moves_path: &Path, show: bool) -> Result<ExitCode> {
+    let stdin = Path::new("-");
+    if source.file.as_deref() == Some(stdin) && moves_path == stdin {
+        return Err(bad_input(
+            "--file - and --moves - both read standard input: give one of them as a file",
+        ));
+    }
+    let (board, _) = load_board(game, source)?;
+    let name = display_name(moves_path);
+    let text = read_input(moves_path)?;
+    input::check_heading(game, source, &name, &text)?;
+    let moves = notation::parse_moves(&text)
+        .map_err(|(line, e)| bad_input(format!("{name}: line {line}: {e}")))?;
+    let plain: Vec<Move> = moves.iter().map(|&(_, m)| m).collect();
+    let (replay, reached) = reference::replay_to(game.rules(), &board, &plain);
+    let (verdict, code) = match replay {
+        Replay::Won => (
+            format!("won: all {} moves are legal and win the game", plain.len()),
+            ExitCode::SUCCESS,
+        ),
+        Replay::NotWon { cards_home } => (
+            format!(
+                "not won: all {} moves are legal, but only {cards_home} cards are home",
+                plain.len()
+            ),
+            ExitCode::FAILURE,
+        ),
+        Replay::Illegal { index, reason } => {
+            let (line, mv) = moves[index];
+            return Err(bad_input(format!(
+                "{name}: line {line}: move {} '{mv}' is illegal: {reason}",
+                index + 1
+            )));
+        }
+    };
+    match show {
+        true => emit(format_args!("# {verdict}\n{}", reached.to_text()))?,
+        false => emit(format_args!("{verdict}\n"))?,
+    }
+    Ok(code)
+}
