@@ -88,7 +88,11 @@ fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) ->
     match report.verdict {
         Verdict::Won => out += &format!("# won in {} moves{by}\n", report.moves.len()),
         Verdict::Lost => {
-            out += &format!("# lost: every reachable position was searched, none wins{by}\n")
+            out += &format!(
+                "# lost: no line wins: every reachable position was searched{by}, but for \
+                 what {game}'s pruning proves no win needs: {}\n",
+                game.pruning()
+            )
         }
         Verdict::Unknown => {
             let why = match report.stop {

@@ -82,6 +82,11 @@ use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::alexandria::AlexandriaRules;
 
+/// What the search leaves out, which no win needs (see the module's
+/// argument): said with every `lost` verdict.
+pub const PRUNING: &str = "all but a safe move home, all but the first empty pile, and a \
+    whole King-led pile to an empty one";
+
 pub const LAYOUT: Layout = Layout {
     decks: 3,
     foundations: 12,

@@ -20,6 +20,11 @@ use crate::reference::Rules;
 use crate::reference::all_in_a_row::AllInARowRules;
 use crate::search::SpareBitKey;
 
+/// What the search leaves out, which no win needs (see `AllInARow::moves`
+/// and `walk_exists`): said with every `lost` verdict.
+pub const PRUNING: &str = "positions from which the ranks of the cards left cannot all be \
+    played whatever their order in the piles, and the second order of two cards of one rank";
+
 pub const LAYOUT: Layout = Layout {
     decks: 1,
     foundations: 1,

@@ -46,6 +46,10 @@ use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::lanes::LanesRules;
 
+/// What the search leaves out, which no win needs (see the module's
+/// argument): said with every `lost` verdict.
+pub const PRUNING: &str = "all but a safe move home, and all but one empty pile";
+
 pub const LAYOUT: Layout = Layout {
     decks: 1,
     foundations: 4,

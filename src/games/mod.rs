@@ -178,6 +178,18 @@ impl GameKind {
         }
     }
 
+    /// What the game's search leaves out, as proven to lose no win: a
+    /// `lost` verdict covers every reachable position but these.
+    pub fn pruning(self) -> &'static str {
+        match self {
+            GameKind::AllInARow => all_in_a_row::PRUNING,
+            GameKind::Raglan => raglan::PRUNING,
+            GameKind::Lanes => lanes::PRUNING,
+            GameKind::RowsOfFour => rows_of_four::PRUNING,
+            GameKind::Alexandria => alexandria::PRUNING,
+        }
+    }
+
     /// The plain reference rules of the game.
     pub fn rules(self) -> &'static dyn crate::reference::Rules {
         match self {

@@ -90,6 +90,11 @@ use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::raglan::RaglanRules;
 
+/// What the search leaves out, which no win needs (see the module's
+/// argument): said with every `lost` verdict.
+pub const PRUNING: &str = "all but a safe move home, all but one empty pile, and moves that \
+    another order of the same line makes (rules H, S, J, R and U)";
+
 pub const LAYOUT: Layout = Layout {
     decks: 1,
     foundations: 4,

@@ -87,6 +87,11 @@ use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::rows_of_four::RowsOfFourRules;
 
+/// What the search leaves out, which no win needs (see the module's
+/// argument): said with every `lost` verdict.
+pub const PRUNING: &str = "all but a safe move home, all but one empty pile, a card moved on \
+    at once, and positions whose Kings can never go home";
+
 pub const LAYOUT: Layout = Layout {
     decks: 2,
     foundations: 8,
