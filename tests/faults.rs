@@ -141,6 +141,54 @@ fn timeouts_take_compound_times_and_say_the_forms_they_take() {
 }
 
 // ---------------------------------------------------------------------
+// How close a lost deal came, and what its proof left out.
+
+/// Deal 4 is lost; its search reaches 49 cards home, but a line of play
+/// gets 51 there. `solve` finds that line, prints it as moves `verify`
+/// replays to 51 cards home, and names what the search left out.
+#[test]
+fn a_lost_deal_shows_its_longest_line_and_what_was_pruned() {
+    let report = stdout_of(patience().args(["solve", GAME, "4"]));
+    assert!(report.contains("# lost: no line wins"), "{report}");
+    assert!(
+        report.contains("second order of two cards of one rank"),
+        "{report}"
+    );
+    assert!(
+        report.contains("# the longest line of play gets 51 cards home:\n"),
+        "{report}"
+    );
+    assert!(report.contains("best 51 cards home"), "{report}");
+    patience()
+        .args(["verify", GAME, "4", "--moves", "-"])
+        .write_stdin(report)
+        .assert()
+        .code(1)
+        .stdout("not won: all 51 moves are legal, but only 51 cards are home\n");
+}
+
+/// A batch row's `best` is the search's unless `--longest` asks for the
+/// longest line.
+#[test]
+fn batch_longest_makes_best_the_longest_line() {
+    let dir = TempDir::new().unwrap();
+    let best = |name: &str, extra: &[&str]| -> u64 {
+        let out = dir.path().join(name);
+        patience()
+            .args(["batch", GAME, "--deals", "4", "--out"])
+            .arg(&out)
+            .args(extra)
+            .assert()
+            .success();
+        let text = read(&out);
+        let row = text.lines().nth(1).expect("a row");
+        row.rsplit(',').next().unwrap().parse().unwrap()
+    };
+    assert_eq!(best("longest.csv", &["--longest"]), 51);
+    assert!(best("plain.csv", &[]) <= 51);
+}
+
+// ---------------------------------------------------------------------
 // A move list names its deal: replayed on another, it is refused.
 
 #[test]

@@ -56,6 +56,11 @@ pub struct Batch {
     /// the tenth searched again. Off, every deal is solved on one thread to
     /// its end, and node counts under `--max-nodes` repeat exactly.
     pub share_hard: bool,
+    /// Find each lost deal's longest line, where the game can (see
+    /// [`GameKind::longest_line`]), so that its row's `best` is the most
+    /// cards any line gets home rather than the most the search reached.
+    /// All in a Row's batches take about half as long again.
+    pub longest: bool,
 }
 
 /// A deal is hard once it has taken this share of its limits on one thread.
@@ -240,8 +245,12 @@ impl Batch {
         (board, game)
     }
 
-    /// The row of a finished deal, once the reference rules confirmed it.
-    fn row(&self, n: u64, board: &Board, report: Report) -> Result<Row, BatchError> {
+    /// The row of a finished deal, once the reference rules confirmed it,
+    /// with its longest line if asked (see [`Batch::longest`]).
+    fn row(&self, n: u64, board: &Board, mut report: Report) -> Result<Row, BatchError> {
+        if self.longest {
+            self.game.longest_line(board, &mut report, &self.limits);
+        }
         match self.game.confirm(board, &report) {
             Ok(()) => Ok(Row {
                 game: game_column(self.game, self.pysol),
@@ -271,6 +280,7 @@ mod tests {
             limits: Limits::default(),
             threads: 2,
             share_hard: true,
+            longest: false,
         };
         let mut rows = Vec::new();
         batch.run(|row| rows.push(row)).unwrap();
@@ -284,6 +294,43 @@ mod tests {
             assert_eq!(row.verdict == Verdict::Won, row.moves == 52);
             assert_eq!(row.verdict == Verdict::Won, row.best == 52);
         }
+    }
+
+    /// With `longest`, a lost deal's `best` is its longest line's: at
+    /// least the search's, and more on most lost deals (deal 4: 49 and 51).
+    #[test]
+    fn a_lost_deals_best_is_its_longest_line_if_asked() {
+        use crate::games::all_in_a_row::AllInARow;
+        let batch = |longest| Batch {
+            game: GameKind::AllInARow,
+            pysol: false,
+            deals: Deals::new(1..=12),
+            limits: Limits::default(),
+            threads: 2,
+            share_hard: true,
+            longest,
+        };
+        let rows = |batch: Batch| {
+            let mut rows = Vec::new();
+            batch.run(|row| rows.push(row)).unwrap();
+            rows.sort_by_key(|r| r.deal);
+            rows
+        };
+        let (plain, longest) = (rows(batch(false)), rows(batch(true)));
+        let mut longer = 0;
+        for (plain, row) in plain.iter().zip(&longest) {
+            assert_eq!((row.deal, row.verdict), (plain.deal, plain.verdict));
+            if row.verdict != Verdict::Lost {
+                assert_eq!(row.best, plain.best);
+                continue;
+            }
+            let (_, game) = batch(true).dealt::<AllInARow>(row.deal);
+            let line = game.longest_line(51, &Limits::default());
+            assert_eq!(row.best, line.cards_home, "deal {}", row.deal);
+            assert!(row.best >= plain.best);
+            longer += (row.best > plain.best) as u32;
+        }
+        assert!(longer >= 1, "{plain:?}");
     }
 
     /// Deals that take more than a tenth of the node limit on one thread are
@@ -303,6 +350,7 @@ mod tests {
             },
             threads: 2,
             share_hard: true,
+            longest: false,
         };
         let alone = |n, max_nodes| {
             let (_, game) = batch.dealt::<AllInARow>(n);
@@ -352,6 +400,7 @@ mod tests {
             limits: limits.clone(),
             threads: 2,
             share_hard: true,
+            longest: false,
         };
         let mut rows = Vec::new();
         assert_eq!(batch.run(|row| rows.push(row)).unwrap().hard, []);

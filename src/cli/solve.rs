@@ -41,11 +41,12 @@ pub fn solve(
         shown.thread().unpark();
         solved
     });
-    let report = solved.map_err(|e| match e {
+    let mut report = solved.map_err(|e| match e {
         SolveError::Board(e) => bad_input(format!("{label}: {e}")),
         SolveError::Tactic { .. } => bad_input(e.to_string()),
         unconfirmed => anyhow!("{label}: {unconfirmed}"),
     })?;
+    game.longest_line(&board, &mut report, &limits);
     if json {
         emit(format_args!("{}\n", report_json(game, &label, &report)))?;
     } else {
@@ -72,6 +73,7 @@ fn report_json(game: GameKind, label: &str, report: &Report) -> serde_json::Valu
         "table_peak": report.table_peak,
         "table_bytes": report.table_bytes,
         "best": report.best,
+        "longest_line": report.longest_line.iter().map(Move::to_string).collect::<Vec<_>>(),
         "micros": report.elapsed.as_micros() as u64,
         "decided_by": report.decided_by.map(|tactic| tactic.to_string()),
     })
@@ -119,6 +121,15 @@ fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) ->
     }
     for mv in &report.moves {
         out += &format!("{mv}\n");
+    }
+    if !report.longest_line.is_empty() {
+        out += &format!(
+            "# the longest line of play gets {} cards home:\n",
+            report.best
+        );
+        for mv in &report.longest_line {
+            out += &format!("{mv}\n");
+        }
     }
     let turns = match report.turns {
         1 => String::new(),

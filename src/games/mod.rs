@@ -271,6 +271,36 @@ impl GameKind {
         }
     }
 
+    /// On a lost deal, finds a longest line of play where the game can
+    /// (All in a Row: see [`all_in_a_row::AllInARow::longest_line`]), so
+    /// that `report.best` says how close the deal came: the most cards any
+    /// line gets home, not only the most the search, which prunes lines
+    /// that cannot win, happened to reach. It runs within what `limits`
+    /// leave after the search (nodes, time), and its time is added to the
+    /// report's; stopped by them, `best` is the most it found, never less
+    /// than the search's. The report's `nodes` stay the search's.
+    pub fn longest_line(self, board: &Board, report: &mut Report, limits: &Limits) {
+        if report.verdict != Verdict::Lost || self != GameKind::AllInARow {
+            return;
+        }
+        let Ok(game) = all_in_a_row::AllInARow::new(board) else {
+            return;
+        };
+        let left = Limits {
+            max_nodes: (limits.max_nodes).map(|m| m.saturating_sub(report.nodes)),
+            timeout: (limits.timeout).map(|t| t.saturating_sub(report.elapsed)),
+            ..limits.clone()
+        };
+        let started = std::time::Instant::now();
+        // Lost, so no line gets all 52 cards home: 51 is the most.
+        let line = game.longest_line(51, &left);
+        report.elapsed += started.elapsed();
+        if line.cards_home >= report.best {
+            report.best = line.cards_home;
+            report.longest_line = line.moves;
+        }
+    }
+
     /// The deal PySolFC shows as game `n`, for the games whose dealing
     /// patience reproduces (checked against PySolFC's own layouts; there
     /// are none for Alexandria to check against, so it offers none).

@@ -206,8 +206,15 @@ pub struct Report {
     pub table_peak: usize,
     /// Bytes the table's slots took at the end.
     pub table_bytes: usize,
-    /// Most cards the search got onto the foundations.
+    /// Most cards home at the end of a line of play the search found: on a
+    /// lost deal of a game that finds its longest line (see
+    /// [`crate::games::GameKind::longest_line`]), the most any line gets;
+    /// otherwise the most in a position the search reached, which the
+    /// pruning (dead ends, moves left out) may leave short of that.
     pub best: u32,
+    /// On a lost deal, a line that gets `best` cards home, when the game
+    /// finds its longest line; empty otherwise.
+    pub longest_line: Vec<notation::Move>,
     pub elapsed: Duration,
     /// The tactic that won or proved the loss. A Raglan loss proven by
     /// `full` tells that best-first search outgrew its memory and walks
@@ -678,6 +685,7 @@ fn take_turns<G: Game>(
         table_peak,
         table_bytes: tables.iter().map(Table::bytes).sum(),
         best: search.best,
+        longest_line: Vec::new(),
         elapsed: started.elapsed(),
         decided_by: last.filter(|_| verdict != Verdict::Unknown),
     }
@@ -1247,6 +1255,7 @@ pub fn solve_parallel<G: Game>(
             .max(crew.table.len()),
         table_bytes: reports.iter().map(|r| r.table_bytes).sum::<usize>() + crew.table.bytes(),
         best: reports.iter().map(|r| r.best).max().unwrap_or(0),
+        longest_line: Vec::new(),
         elapsed: started.elapsed(),
         decided_by,
     }
