@@ -237,10 +237,14 @@ pub fn read_files(paths: &[PathBuf]) -> Result<(Tally, Vec<String>), StatsError>
 
 /// The rows of a batch file, or none if it is empty.
 fn open(path: &Path, name: &str) -> Result<Option<Rows<BufReader<File>>>, StatsError> {
-    let file = File::open(path).map_err(|e| StatsError::Unreadable {
+    let unreadable = |message: String| StatsError::Unreadable {
         file: name.to_string(),
-        message: e.to_string(),
-    })?;
+        message,
+    };
+    let file = File::open(path).map_err(|e| unreadable(e.to_string()))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(unreadable("it is a folder".into()));
+    }
     match Rows::start(BufReader::with_capacity(1 << 16, file), name)? {
         Start::Empty { .. } => Ok(None),
         Start::Rows(rows) => Ok(Some(rows)),

@@ -349,6 +349,28 @@ fn an_empty_file_is_a_fresh_start() {
     }
 }
 
+/// Rows may go nowhere, for the summary alone; a folder is no file.
+#[cfg(unix)]
+#[test]
+fn a_batch_may_write_to_a_device_but_not_a_folder() {
+    patience()
+        .args(["batch", GAME, "--deals", "1..3", "--out", "/dev/null"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("all-in-a-row: 3 deals, 3 won"));
+    let dir = TempDir::new().unwrap();
+    assert_bad_input(
+        patience()
+            .args(["batch", GAME, "--deals", "1..3", "--out"])
+            .arg(dir.path()),
+        &["cannot open", "Is a directory"],
+    );
+    assert_bad_input(
+        patience().arg("stats").arg(dir.path()),
+        &["cannot read", "it is a folder"],
+    );
+}
+
 #[test]
 fn another_games_file_is_refused_naming_both() {
     let dir = TempDir::new().unwrap();

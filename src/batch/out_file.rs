@@ -44,10 +44,10 @@ pub enum Resume {
 
 #[derive(Debug, Error)]
 pub enum OutFileError {
-    #[error("cannot open {path}: {source}")]
-    Open { path: String, source: io::Error },
-    #[error("cannot update {path}: {source}")]
-    Io { path: String, source: io::Error },
+    #[error("cannot open {path}: {error}")]
+    Open { path: String, error: io::Error },
+    #[error("cannot update {path}: {error}")]
+    Io { path: String, error: io::Error },
     #[error(
         "{path} is being written by another patience batch (it holds the file's lock): \
          wait for that one to end, or choose another --out"
@@ -123,21 +123,21 @@ impl OutFile {
         resume: Resume,
     ) -> Result<Opened, OutFileError> {
         let name = path.display().to_string();
-        let io_error = |source| OutFileError::Io {
+        let io_error = |error| OutFileError::Io {
             path: name.clone(),
-            source,
+            error,
         };
         let mut notes = Vec::new();
         let file = lock(path, &mut notes)?;
         let mut tally = Tally::default();
         let mut needs_newline = false;
-        let mut fresh = false;
+        let (mut fresh, mut bytes) = (false, 0);
         let start = Rows::start(BufReader::new(&file), &name);
         if resume == Resume::No && start.is_err() {
             return Err(OutFileError::Exists { path: name });
         }
         match start? {
-            Start::Empty { .. } => fresh = true,
+            Start::Empty { bytes: some } => (fresh, bytes) = (true, some),
             Start::Rows(rows) => {
                 for item in rows {
                     let item = item?;
@@ -202,8 +202,10 @@ impl OutFile {
             file,
             path: path.to_path_buf(),
         };
-        if fresh {
+        if fresh && bytes > 0 {
             out.file.set_len(0).map_err(io_error)?;
+        }
+        if fresh {
             writeln!(out.file, "{HEADER}").map_err(io_error)?;
         }
         // A whole last row without its newline gets it now, so that the
@@ -238,9 +240,9 @@ impl OutFile {
         notes: &mut Vec<String>,
     ) -> Result<(), OutFileError> {
         let name = self.path.display().to_string();
-        let io_error = |source| OutFileError::Io {
+        let io_error = |error| OutFileError::Io {
             path: name.clone(),
-            source,
+            error,
         };
         let verdicts = tally.game_mut(column);
         let again: Vec<u64> = (verdicts.deals())
@@ -305,10 +307,15 @@ fn lock(path: &Path, notes: &mut Vec<String>) -> Result<File, OutFileError> {
             .append(true)
             .create(true)
             .open(path)
-            .map_err(|source| OutFileError::Open {
+            .map_err(|error| OutFileError::Open {
                 path: name.clone(),
-                source,
+                error,
             })?;
+        // Rows written to a device or a pipe (`--out /dev/null`) are never
+        // resumed, and two batches may share one.
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Ok(file);
+        }
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => return Err(OutFileError::Busy { path: name }),
