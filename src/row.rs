@@ -13,7 +13,6 @@ use std::fmt;
 use std::io::{self, BufRead};
 use std::str::FromStr;
 
-use serde::Serialize;
 use thiserror::Error;
 
 use crate::quote::quote;
@@ -26,7 +25,7 @@ pub const HEADER: &str = "game,deal,verdict,moves,nodes,micros,best";
 const MAX_LINE: usize = 1024;
 
 /// One solved deal: a row of a batch file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     /// The game's name, prefixed `pysol:` for PySolFC game numbers, whose
     /// deals differ from the numbered ones.

@@ -148,7 +148,7 @@ impl Default for Limits {
 }
 
 /// How a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// A win was found; the report holds its moves.
