@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::row::{self, HEADER, Item, Row, RowError, Rows, Start};
+use crate::row::{self, HEADER, Item, Row, RowError, Rows, Start, Torn};
 use crate::search::Verdict;
 use crate::stats::Tally;
 
@@ -129,96 +129,32 @@ impl OutFile {
         };
         let mut notes = Vec::new();
         let file = lock(path, &mut notes)?;
-        let mut tally = Tally::default();
-        let mut needs_newline = false;
-        let (mut fresh, mut bytes) = (false, 0);
-        let start = Rows::start(BufReader::new(&file), &name);
-        if resume == Resume::No && start.is_err() {
-            return Err(OutFileError::Exists { path: name });
-        }
-        match start? {
-            Start::Empty { bytes: some } => (fresh, bytes) = (true, some),
-            Start::Rows(rows) => {
-                for item in rows {
-                    let item = item?;
-                    if resume == Resume::No {
-                        return Err(OutFileError::Exists { path: name });
-                    }
-                    match item {
-                        Item::Row(read) => {
-                            let row = read.row;
-                            if row.game != column {
-                                return Err(OutFileError::OtherGame {
-                                    path: name,
-                                    line: read.line,
-                                    theirs: row.game,
-                                    ours: column.to_string(),
-                                });
-                            }
-                            tally.merge(column, row.deal, row.verdict).map_err(|held| {
-                                OutFileError::Conflict {
-                                    path: name.clone(),
-                                    line: read.line,
-                                    deal: row.deal,
-                                    first: held,
-                                    second: row.verdict,
-                                }
-                            })?;
-                            needs_newline = !read.ended;
-                        }
-                        Item::Torn(torn) => {
-                            let deal = row::deal_of_torn(&torn.text);
-                            if let Some(deal) = deal.filter(|deal| !deals.contains(deal)) {
-                                return Err(OutFileError::TornOutside {
-                                    path: name,
-                                    line: torn.line,
-                                    text: torn.text.escape_debug().to_string(),
-                                    deal,
-                                    start: *deals.start(),
-                                    end: *deals.end(),
-                                });
-                            }
-                            file.set_len(torn.offset).map_err(io_error)?;
-                            notes.push(match deal {
-                                Some(deal) => format!(
-                                    "{name}: dropped line {}, the last, cut off ('{}'): \
-                                     deal {deal} is solved again",
-                                    torn.line,
-                                    torn.text.escape_debug()
-                                ),
-                                None => format!(
-                                    "{name}: dropped line {}, the last, cut off before its \
-                                     deal number ended ('{}')",
-                                    torn.line,
-                                    torn.text.escape_debug()
-                                ),
-                            });
-                        }
-                    }
-                }
-            }
+        let mut found = scan(&file, &name, column, resume)?;
+        if let Some(torn) = &found.torn {
+            notes.push(drop_torn(&file, &name, torn, deals)?);
         }
         let mut out = OutFile {
             file,
             path: path.to_path_buf(),
         };
-        if fresh && bytes > 0 {
-            out.file.set_len(0).map_err(io_error)?;
-        }
-        if fresh {
-            writeln!(out.file, "{HEADER}").map_err(io_error)?;
-        }
-        // A whole last row without its newline gets it now, so that the
-        // file is whole even if this batch adds nothing.
-        if needs_newline {
-            out.file.write_all(b"\n").map_err(io_error)?;
+        match found.empty {
+            Some(bytes) => {
+                if bytes > 0 {
+                    out.file.set_len(0).map_err(io_error)?;
+                }
+                writeln!(out.file, "{HEADER}").map_err(io_error)?;
+            }
+            // A whole last row without its newline gets it now, so that
+            // the file is whole even if this batch adds nothing.
+            None if found.needs_newline => out.file.write_all(b"\n").map_err(io_error)?,
+            None => {}
         }
         if resume == Resume::RetryUnknown {
-            out.drop_unknown(column, deals, &mut tally, &mut notes)?;
+            out.drop_unknown(column, deals, &mut found.tally, &mut notes)?;
         }
         Ok(Opened {
             file: out,
-            tally,
+            tally: found.tally,
             notes,
         })
     }
@@ -292,6 +228,111 @@ impl OutFile {
         ));
         Ok(())
     }
+}
+
+/// What an out file holds.
+struct Found {
+    /// The verdicts of its whole rows.
+    tally: Tally,
+    /// Its length when it holds no row: nothing, or part of a header.
+    empty: Option<u64>,
+    /// Its last whole row has no newline.
+    needs_newline: bool,
+    /// Its last line, cut off.
+    torn: Option<Torn>,
+}
+
+/// Reads an out file's rows: with no resume there must be none, and each
+/// must be of `column` and agree with the others.
+fn scan(file: &File, name: &str, column: &str, resume: Resume) -> Result<Found, OutFileError> {
+    let mut found = Found {
+        tally: Tally::default(),
+        empty: None,
+        needs_newline: false,
+        torn: None,
+    };
+    let start = Rows::start(BufReader::new(file), name);
+    if resume == Resume::No && start.is_err() {
+        return Err(OutFileError::Exists { path: name.into() });
+    }
+    let rows = match start? {
+        Start::Empty { bytes } => {
+            found.empty = Some(bytes);
+            return Ok(found);
+        }
+        Start::Rows(rows) => rows,
+    };
+    for item in rows {
+        let item = item?;
+        if resume == Resume::No {
+            return Err(OutFileError::Exists { path: name.into() });
+        }
+        let read = match item {
+            Item::Row(read) => read,
+            Item::Torn(torn) => {
+                found.torn = Some(torn);
+                continue;
+            }
+        };
+        let row = read.row;
+        if row.game != column {
+            return Err(OutFileError::OtherGame {
+                path: name.into(),
+                line: read.line,
+                theirs: row.game,
+                ours: column.into(),
+            });
+        }
+        (found.tally.merge(column, row.deal, row.verdict)).map_err(|held| {
+            OutFileError::Conflict {
+                path: name.into(),
+                line: read.line,
+                deal: row.deal,
+                first: held,
+                second: row.verdict,
+            }
+        })?;
+        found.needs_newline = !read.ended;
+    }
+    Ok(found)
+}
+
+/// Cuts a torn last line off the file, when its deal is in `deals` or
+/// cannot be read; says what was dropped.
+fn drop_torn(
+    file: &File,
+    name: &str,
+    torn: &Torn,
+    deals: &RangeInclusive<u64>,
+) -> Result<String, OutFileError> {
+    let text = torn.text.escape_debug().to_string();
+    let deal = row::deal_of_torn(&torn.text);
+    if let Some(deal) = deal.filter(|deal| !deals.contains(deal)) {
+        return Err(OutFileError::TornOutside {
+            path: name.into(),
+            line: torn.line,
+            text,
+            deal,
+            start: *deals.start(),
+            end: *deals.end(),
+        });
+    }
+    file.set_len(torn.offset)
+        .map_err(|error| OutFileError::Io {
+            path: name.into(),
+            error,
+        })?;
+    let line = torn.line;
+    Ok(match deal {
+        Some(deal) => {
+            format!(
+                "{name}: dropped line {line}, the last, cut off ('{text}'): deal {deal} is solved again"
+            )
+        }
+        None => format!(
+            "{name}: dropped line {line}, the last, cut off before its deal number ended ('{text}')"
+        ),
+    })
 }
 
 /// Opens (or makes) `path` for reading and appending, and takes its lock.
