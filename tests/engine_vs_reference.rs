@@ -22,7 +22,7 @@ use patience::games::lanes::Lanes;
 use patience::games::raglan::Raglan;
 use patience::notation::Move;
 use patience::reference::{Replay, Rules, plain_search, replay};
-use patience::search::{DEFAULT_MEMORY, Limits, Report, Tables, Verdict, solve};
+use patience::search::{DEFAULT_MEMORY, Limits, Planned, Report, Tables, Verdict, solve};
 use proptest::prelude::*;
 use proptest::sample::{Index, subsequence};
 use proptest::strategy::ValueTree;
@@ -100,7 +100,7 @@ fn check_random_play<G: Game>(rules: &dyn Rules, board: &Board, picks: &[Index])
 
 /// Solves `board` with the engine and default limits, and checks that a
 /// win replays to a win under the reference rules.
-fn solve_checked<G: Game>(rules: &dyn Rules, board: &Board) -> Report {
+fn solve_checked<G: Planned>(rules: &dyn Rules, board: &Board) -> Report {
     let game = G::new(board).expect("a valid board");
     let report = solve(&game, &Limits::default(), &mut Tables::new(DEFAULT_MEMORY));
     if report.verdict == Verdict::Won {
@@ -117,7 +117,7 @@ fn solve_checked<G: Game>(rules: &dyn Rules, board: &Board) -> Report {
 /// Checks the engine's verdict on a small `board` against a plain
 /// exhaustive search with the reference rules, and that the engine never
 /// calls a winnable start a dead end.
-fn check_verdict<G: Game>(rules: &dyn Rules, board: &Board) {
+fn check_verdict<G: Planned>(rules: &dyn Rules, board: &Board) {
     let truth = plain_search(rules, board, PLAIN_SEARCH_CAP).expect("a small position");
     let game = G::new(board).expect("a valid board");
     assert!(

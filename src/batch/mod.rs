@@ -22,7 +22,7 @@ use crate::board::Board;
 use crate::game::Game;
 use crate::games::{DealNumber, GameKind};
 use crate::row::Row;
-use crate::search::{self, Limits, Report, Stop, Tables};
+use crate::search::{self, Limits, Planned, Report, Stop, Tables};
 use crate::with_game;
 
 /// The `game` column for a game and a kind of deal number.
@@ -151,7 +151,7 @@ impl Batch {
         }
     }
 
-    fn solve_all<G: Game>(&self, tx: mpsc::Sender<News>) -> Finished {
+    fn solve_all<G: Planned>(&self, tx: mpsc::Sender<News>) -> Finished {
         let memory = self.limits.memory / self.threads.max(1);
         let cancelled = || {
             self.limits
@@ -161,7 +161,7 @@ impl Batch {
         };
         let sliced = self.share_hard
             && self.threads > 1
-            && G::BEAMS.is_empty()
+            && G::PLAN.beams.is_empty()
             && (self.limits.timeout.is_some() || self.limits.max_nodes.is_some());
         let first = match sliced {
             true => Limits {
@@ -403,7 +403,10 @@ mod tests {
             longest: false,
         };
         let mut rows = Vec::new();
-        assert_eq!(batch.run(|row| rows.push(row)).unwrap().hard, []);
+        assert_eq!(
+            batch.run(|row| rows.push(row)).unwrap().hard,
+            Vec::<u64>::new()
+        );
         rows.sort_by_key(|r| r.deal);
         assert!(rows.iter().any(|r| r.verdict == Verdict::Unknown));
         for row in rows {

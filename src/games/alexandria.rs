@@ -81,6 +81,7 @@ use crate::games::{Layout, sort_best_first};
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::alexandria::AlexandriaRules;
+use crate::search::{Plan, Planned};
 
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
@@ -114,8 +115,8 @@ const HOME: u8 = u8::MAX;
 const TALON: u8 = 32;
 
 /// What a narrowed search leaves out, at each level of narrowing (see
-/// [`Ask::narrowing`]; the beam's moves are level 2's, see
-/// [`Alexandria::BEAMS`]). A narrowed search only ever proves a win, so
+/// [`Ask::narrowing`]; the beam's moves are level 2's, see the plan,
+/// `Alexandria::PLAN`). A narrowed search only ever proves a win, so
 /// these need no argument, only measurements.
 struct Narrowed {
     /// Once this many moves in a row have only rearranged runs (moved
@@ -671,7 +672,7 @@ impl Alexandria {
     /// and deals 41..80 gave 6 (102.8) against 2 (93.2); keeping tops only from
     /// going home gave 8 (104.5) and 4 (97.3).
     ///
-    /// The beam (see [`Alexandria::BEAMS`]) gains from looking further down
+    /// The beam (see `Alexandria::PLAN`) gains from looking further down
     /// the stock. The default search, `--max-nodes 2000000`, deals 1..60
     /// and 61..120 won, keeping tops for the stock's next 4 cards, 29 and
     /// 30; 8, 33 and 36; 12, 36 and 38; 16, 37 and 45; 24, 35 and 41; 32,
@@ -700,62 +701,33 @@ impl Alexandria {
     }
 }
 
+/// What the search runs for Alexandria: the full walk on a short path
+/// (free to rearrange runs without end, it never ends on a whole deal),
+/// and one beam at level 2 with sixteen times its turns, which wins most
+/// deals; the figures behind each choice are in `docs/tuning.md`.
+impl Planned for Alexandria {
+    const PLAN: Plan = Plan {
+        max_narrowing: Some(NARROWED.len() as u32),
+        beams: &[2],
+        rollout_level,
+        beam_weight: 16,
+        max_path_bytes: 64 << 20,
+        first_turn_nodes: 10_000,
+        ..Plan::FULL_WALK
+    };
+}
+
+/// The level of the rollouts that lead a beam at `level`: levels 1 and 2
+/// play their own moves, level 3 plays level 2's.
+const fn rollout_level(level: u32) -> u32 {
+    if level < 2 { level } else { 2 }
+}
+
 impl Game for Alexandria {
     const ACYCLIC: bool = false;
     type State = State;
     type Key = [u64; 7];
     type Move = Step;
-
-    const MAX_NARROWING: Option<u32> = Some(NARROWED.len() as u32);
-    /// One beam at level 2 (see `search::beam`), led by level 2's
-    /// rollouts, is the whole search besides the full walk. A rollout
-    /// plays on the move [`Alexandria::order`] puts first, and its end is
-    /// judged by [`Game::score`]. Numbered deals 1..80, `--max-nodes
-    /// 3000000`, one deal at a time: 41 won (most cards home 127.9 on
-    /// average), where the rotation before it (narrowed walks at levels
-    /// 1..3, then best-first searches led by rollouts at levels 1..3) won
-    /// 19 (107.8); 3 of those 19 (46, 53, 58) the beam did not win. A
-    /// second beam at level 3 also won 41 (other deals: 46, 53, 57 and 71
-    /// in, 27, 35, 47, 50, 63 and 77 out), and at `--max-nodes 8000000`
-    /// deals 1..40 gave 26 against 27 with the one beam. The beam added
-    /// to the old rotation, second or last, won 7 and 11 of deals 1..30,
-    /// against 21 alone: the turns that take most of the nodes went to the
-    /// others.
-    ///
-    /// Alone at a million positions a deal (`--tactic beam-N` or
-    /// `rollouts-N --max-nodes 1000000`), deals 1..80: the beam at level 2
-    /// won 33, at level 3 30, at level 1 (deals 1..30) 15 against 19 at
-    /// level 2; the best-first search led by level 2's rollouts, 15.
-    const BEAMS: &'static [u32] = &[2];
-    /// The full walk, free to rearrange runs without end, goes ever deeper
-    /// and never ends on a whole deal: with a table's share of the default
-    /// cap as its path's room it filled 512 MiB within 145k positions
-    /// (deal 1, 2.4 s, 738 MB resident), a third of the nodes of a search
-    /// of 5 s. With 64 MiB it gives up within 10k positions (deal 1: 9k,
-    /// 0.15 s), and a 5 s search of deal 1 makes 7.6M nodes, not 5.3M
-    /// (deal 3: 6.1M, not 4.8M), in 55 MB, not 390 MB. On the late
-    /// positions of the tests it still ends, and proves their losses.
-    /// The beam's nodes are cheap (most are rollout steps) and it is the
-    /// one that wins; the full walk's cost several times as much and it
-    /// has proven no whole deal lost. With the turns equal, the walk took
-    /// 810k positions and 4.5 s of deal 260's 5.1 s, which the beam alone
-    /// wins in 0.5 s. Numbered deals 1..60, `--timeout 5s --threads 2`,
-    /// the same 37 won either way: the wins took 33.3 s in all (median
-    /// 0.41 s) with the beam's turns 16 times the walk's, against 45.1 s
-    /// (0.73 s) with the turns equal.
-    const BEAM_WEIGHT: u64 = 16;
-    const MAX_PATH_BYTES: usize = 64 << 20;
-    const FIRST_TURN_NODES: u64 = 10_000;
-
-    /// Levels 1 and 2 play their own moves in their rollouts; level 3
-    /// plays level 2's. Alone at 2M positions a deal (`--tactic
-    /// rollouts-N --max-nodes 2000000`), deals 1..40 and 41..80, best-first
-    /// searches led by rollouts at level 1 won 7 and 1 (most cards home
-    /// 96.8 and 90.9 on average), at level 2 10 and 2 (104.2, 92.8), and
-    /// at level 3 led by level 2's rollouts 8 and 2 (102.5, 91.7).
-    fn rollout_level(level: u32) -> u32 {
-        level.min(2)
-    }
 
     fn new(board: &Board) -> Result<Alexandria, BoardError> {
         AlexandriaRules.validate(board)?;
@@ -879,7 +851,7 @@ impl Game for Alexandria {
         words
     }
 
-    /// Where a rollout ends (see [`Alexandria::BEAMS`]): ten for each card
+    /// Where a rollout ends (see `Alexandria::PLAN`): ten for each card
     /// home, three for each card gone from the talon, less five for each
     /// card face down and two for each in the waste. Rollouts stop early
     /// when the waste cannot be dealt off, so the weights reward what

@@ -45,6 +45,7 @@ use crate::games::{Layout, sort_best_first};
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::lanes::LanesRules;
+use crate::search::{Plan, Planned};
 
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
@@ -61,8 +62,13 @@ pub const LAYOUT: Layout = Layout {
 };
 
 const PILES: usize = 6;
-/// The stock windows of the narrowed walks, by level (see
-/// [`Lanes::NARROWINGS`]).
+/// The stock windows of the narrowed walks, by level: level `k` plays only
+/// the stock's next `WINDOWS[k - 1]` cards (and no card through the redeal
+/// while the stock has cards), and sends a free card that can go home
+/// there at once, the only move offered. A narrowed walk only ever proves
+/// a win, so this needs measurements, not an argument (`docs/tuning.md`):
+/// a full walk wanders among the many cards far down the stock it could
+/// play, and among moves that only rearrange.
 const WINDOWS: [u32; 3] = [5, 8, 12];
 /// "One redeal (two passes)".
 const REDEALS: u8 = 1;
@@ -166,27 +172,23 @@ impl Lanes {
     }
 }
 
+/// What the search runs for Lanes: the full walk, and walks narrowed at
+/// levels 1 to 3 (see `WINDOWS`) taking turns with it; a level that ends
+/// without a win is dropped with the narrower ones, so on a lost deal the
+/// full walk is soon alone. The figures are in `docs/tuning.md`.
+impl Planned for Lanes {
+    const PLAN: Plan = Plan {
+        narrowings: &[1, 2, 3],
+        max_narrowing: Some(WINDOWS.len() as u32),
+        ..Plan::FULL_WALK
+    };
+}
+
 impl Game for Lanes {
     const ACYCLIC: bool = false;
     type State = State;
     type Key = [u64; 3];
     type Move = Step;
-
-    /// Level `k` plays only the stock's next `WINDOWS[k - 1]` cards (and
-    /// no card through the redeal while the stock has cards), and sends a
-    /// free card that can go home there at once, the only move offered. A
-    /// narrowed walk only ever proves a win, so this needs measurements,
-    /// not an argument: a full walk wanders among the many cards far down
-    /// the stock it could play, and among moves that only rearrange. Of
-    /// the 73 deals of numbered deals 1..1000 that the full walk alone
-    /// left undecided at 10 s (`results/lanes.csv` of commit 8e5420b), a
-    /// walk with a window of 5 won 36 within 2 s each; of the rest, one of
-    /// 8 won 13 more, and one of 12 (or none at all) 5 more within 1 s.
-    /// Without the greed, a window of 8 won none of those 24. A level that
-    /// ends without a win is dropped with the narrower ones, so on a lost
-    /// deal the narrowed walks soon leave the full walk alone.
-    const NARROWINGS: &'static [u32] = &[1, 2, 3];
-    const MAX_NARROWING: Option<u32> = Some(WINDOWS.len() as u32);
 
     fn new(board: &Board) -> Result<Lanes, BoardError> {
         LanesRules.validate(board)?;
@@ -256,8 +258,8 @@ impl Game for Lanes {
     }
 
     /// Moves best first (see `Lanes::order`): a safe move home alone;
-    /// only one empty pile, and no lone card to it. See
-    /// [`Lanes::NARROWINGS`] for what narrowed walks leave out besides.
+    /// only one empty pile, and no lone card to it. See [`WINDOWS`] for
+    /// what narrowed walks leave out besides.
     fn moves(&self, state: &State, _last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
         let waste_top = state.waste_top();
         let mut sources = [(From::Pile(0), Card::from_index(0)); PILES + MAX_TALON];

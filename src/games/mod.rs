@@ -20,7 +20,7 @@ use crate::board::{Board, BoardError};
 use crate::game::Game;
 use crate::pysol::{PysolDeal, PysolError};
 use crate::reference::{self, Replay};
-use crate::search::{self, Limits, Report, Tables, Tactic, Verdict};
+use crate::search::{self, Limits, Planned, Report, Tables, Tactic, Verdict};
 
 /// The games patience solves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -232,7 +232,7 @@ impl GameKind {
     ) -> Result<Report, SolveError> {
         let report = with_game!(self, G => {
             if let Some(Tactic::Narrowed(level) | Tactic::Rollouts(level) | Tactic::Beam(level)) = tactic
-                && let Some(most) = G::MAX_NARROWING
+                && let Some(most) = G::PLAN.max_narrowing
                 && level > most
             {
                 let game = self.name();

@@ -89,6 +89,7 @@ use crate::games::Layout;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::raglan::RaglanRules;
+use crate::search::{Plan, Planned};
 
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
@@ -233,8 +234,10 @@ pub struct State {
     /// The pile a reserve card was just put on, which the next move must
     /// build on ([`NO_PILE`] for none): see [`Raglan::moves`].
     must_build: u8,
-    /// Moves in a row that only rearranged the tableau (see
-    /// [`Raglan::NARROWINGS`]). Not in the key: only narrowed searches
+    /// Moves in a row that only rearranged the tableau: at level `k` of
+    /// narrowing, once `k` moves in a row have only rearranged it, the next
+    /// must make progress (most wins need few rearranging moves between
+    /// steps of progress). Not in the key: only narrowed searches
     /// read it.
     rearranged: u8,
     /// The best-first score (see [`Game::score`]) and the weight of each
@@ -462,7 +465,7 @@ impl Raglan {
 
 impl Raglan {
     /// Whether the card at `from` lies on a run, so that moving it onto a
-    /// pile only rearranges the tableau (see [`Raglan::NARROWINGS`]).
+    /// pile only rearranges the tableau (see `State::rearranged`).
     fn on_a_run(state: &State, from: From) -> bool {
         matches!(from, From::Pile(p) if state.piles[p as usize].run_len() > 0)
     }
@@ -495,36 +498,22 @@ struct Waiting {
     top: [i32; PILES],
 }
 
+/// What the search runs for Raglan: best-first search, which proves its
+/// losses, and a walk narrowed at level 8 (see `Raglan::moves`), in small
+/// first turns: most deals are won within a few thousand positions by
+/// one or the other, and which one is luck. The figures are in
+/// `docs/tuning.md`.
+impl Planned for Raglan {
+    const PLAN: Plan = Plan {
+        best_first: true,
+        narrowings: &[8],
+        first_turn_nodes: 1000,
+        ..Plan::FULL_WALK
+    };
+}
+
 impl Game for Raglan {
     const ACYCLIC: bool = false;
-    /// At level `k`, once `k` moves in a row have only rearranged the
-    /// tableau, the next must make progress. A move rearranges when it
-    /// takes a card off a run onto another pile: it can be undone, while a
-    /// move home, off a starting card or out of the reserve cannot. Most
-    /// wins need few rearranging moves between steps of progress; a search
-    /// free to rearrange can spend millions of positions moving runs
-    /// between twin cards (6H and 6D swapping their places on two black
-    /// 7s, over and over). Numbered deals 1..1000, --timeout 10s: 30 s on
-    /// 2 threads with levels 4 and 8, 66 s in full at once (before
-    /// best-first search, which brought it to 19 s).
-    ///
-    /// Beside best-first search, level 8 alone does best now that turns
-    /// take their attempts up where they stopped. Simulated from the nodes
-    /// and time each tactic takes alone (`results/schedule/README.md`),
-    /// Solvitaire's 150 boards, numbered deals 1..2000 and 30001..31000
-    /// take 1.0, 19.3 and 10.8 s of solving with level 8; 1.4, 21.7 and
-    /// 10.7 s with levels 4 and 8; 1.6, 29.7 and 14.1 s with best-first
-    /// search alone.
-    const NARROWINGS: &'static [u32] = &[8];
-    const BEST_FIRST: bool = true;
-    /// Small first turns: most deals are won within a few thousand
-    /// positions by one tactic or the other, and which one is luck, so the
-    /// turns are best taken early. Simulated as for
-    /// [`Raglan::NARROWINGS`]: from 300, 1.2, 18.6 and 9.5 s; from 1000,
-    /// 1.0, 19.3 and 10.8 s; from 3000, 1.2, 19.2 and 9.8 s; from 10k,
-    /// 1.0, 20.6 and 11.5 s. (The 150 boards swing with where the turns
-    /// end on their five hardest.)
-    const FIRST_TURN_NODES: u64 = 1000;
     type State = State;
     type Key = [u64; 3];
     type Move = Step;

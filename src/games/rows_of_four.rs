@@ -86,6 +86,7 @@ use crate::games::{Layout, sort_best_first};
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::rows_of_four::RowsOfFourRules;
+use crate::search::{Plan, Planned};
 
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
@@ -104,8 +105,8 @@ pub const LAYOUT: Layout = Layout {
 
 const PILES: usize = 8;
 
-/// What a narrowed walk leaves out, at each level of
-/// [`RowsOfFour::NARROWINGS`]. A narrowed walk only ever proves a win, so
+/// What a narrowed walk leaves out, at each level of narrowing (see
+/// [`Ask::narrowing`]; the plan's levels are 1 to 3). A narrowed walk only ever proves a win, so
 /// these need no argument, only measurements: a depth-first walk free to
 /// make every move spends millions of positions swapping twin cards about,
 /// jumping back and forth in the talon, and playing cards that lie far down
@@ -425,7 +426,7 @@ pub struct State {
     cursor: u8,
     redeals: u8,
     /// Moves in a row that only rearranged the tableau (see
-    /// [`RowsOfFour::NARROWINGS`]). Not in the key: only narrowed searches
+    /// [`Narrowed`]). Not in the key: only narrowed searches
     /// read it.
     rearranged: u8,
     /// Whether the move that reached the position changed what
@@ -787,6 +788,37 @@ impl RowsOfFour {
     }
 }
 
+/// What the search runs for Rows of Four: the full walk, walks narrowed
+/// at levels 1 to 3 (see [`Narrowed`]; each wins deals the others do not,
+/// and each level's moves are some of the next one's, so a level that
+/// ends without a win is rightly dropped with the narrower ones), and a
+/// beam at level 2 led by level 1's rollouts, with sixteen times their
+/// turns. With five tactics the budget grows once a round, so that the
+/// last does not get 81 times the first's nodes; most deals are won in a
+/// walk's first few hundred positions, so the turns start small. The
+/// figures behind each choice are in `docs/tuning.md`.
+impl Planned for RowsOfFour {
+    const PLAN: Plan = Plan {
+        narrowings: &[1, 2, 3],
+        max_narrowing: Some(NARROWED.len() as u32),
+        beams: &[2],
+        rollout_level,
+        beam_weight: 16,
+        first_turn_nodes: 10_000,
+        growth_by_round: true,
+        ..Plan::FULL_WALK
+    };
+}
+
+/// The level of the rollouts that lead a beam at `level`: level 2 plays
+/// level 1's moves (a card that can go home goes there, only the stock's
+/// next 5 cards, one rearranging move in a row), the others their own.
+/// Greedy play gets far in few moves, and the wider search around it
+/// picks which lines to play it from.
+const fn rollout_level(level: u32) -> u32 {
+    if level == 2 { 1 } else { level }
+}
+
 impl Game for RowsOfFour {
     const ACYCLIC: bool = false;
     type State = State;
@@ -922,97 +954,6 @@ impl Game for RowsOfFour {
         words
     }
 
-    /// Level `k` narrows as `NARROWED[k - 1]` says (see [`Narrowed`]).
-    /// Each level wins deals the others do not, so all three take turns
-    /// with the full walk. Each level's moves are some of the next one's,
-    /// so a level that ends without a win is rightly dropped with the
-    /// narrower ones (see [`crate::search::solve`]). Numbered deals 1..200,
-    /// `--timeout 5s`, one thread: 29 unknown with the old levels
-    /// (rearranging only, at 1 and 3); 6 unknown in 52 s of solving with
-    /// windows of 5, 8 and 8 and no greed; 6 in 39 s with greed at the
-    /// first and last level, but those levels did not nest; 7 in 44 s with
-    /// greed at the first alone, nested as now (deal 42, won in 4.6 s the
-    /// other way, is the one more), and the same 12 unknown on 201..400;
-    /// 7 in 48 s with greed at all three; 8 with greed at the middle one
-    /// alone. Windows of 4, 8 and 12: 8 unknown; 5 and 8 (two levels): 10;
-    /// 6 and 10: 15; a fourth level of window 3 or 12 lost more to the
-    /// shorter turns than it won.
-    const NARROWINGS: &'static [u32] = &[1, 2, 3];
-    const MAX_NARROWING: Option<u32> = Some(NARROWED.len() as u32);
-    /// Best-first searches led by rollouts at levels 1, 2 and 3 (see
-    /// `search::rollout`), after the walks: a rollout plays on the move
-    /// `RowsOfFour::order` puts first, and the search goes on from the
-    /// positions whose rollouts got the most cards home. Where a walk
-    /// spends millions of positions below an early wrong turn, the rollouts
-    /// go back to it. Alone at 3M positions (`--tactic rollouts-N
-    /// --max-nodes 3000000`), of the 7 of deals 1..1000 that no walk won
-    /// alone in 5M, level 1 won 457, 509, 641 and 978 within 160k
-    /// positions. Numbered deals 1..1000 at `--max-nodes 4000000`, one at
-    /// a time: 13 unknown in 89.3M positions without them; with each
-    /// level's rollouts playing its own moves, 5 in 41.5M (206, 235, 326,
-    /// 342 and 884), and with the budget growing by round (see
-    /// [`RowsOfFour::GROWTH_BY_ROUND`]), 3 in 33.2M (235, 326 and 342),
-    /// and 2 of 1001..1500 in 18.2M; with level 2's rollouts playing level
-    /// 1's moves (see [`RowsOfFour::rollout_level`]), 1 (235) in 25.5M and
-    /// 2 (1212 and 1406) in 17.1M.
-    ///
-    /// None now: a beam led by the same rollouts (see
-    /// [`RowsOfFour::BEAMS`]) wins what they won, and more, sooner.
-    const ROLLOUTS: &'static [u32] = &[];
-    /// One beam at level 2 (see `search::beam`), led by level 1's
-    /// rollouts, after the walks, with 16 times their turns' nodes, as in
-    /// Alexandria. Alone (`--tactic beam-2 --threads 1`) it wins deal 235,
-    /// which every other tactic took minutes on, in 5.5M positions (5.0 s).
-    /// Deals 1..1000 and 1001..2000 at `--max-nodes 4000000`, one at a
-    /// time: with the three searches led by rollouts and no beam, 1 (235)
-    /// and 2 (1212, 1406) unknown in 21.7M and 25.6M positions; with the
-    /// beam added to them, turns equal, 1 (235) on 1..1000 in 15.1M, and
-    /// with its turns 4 times the others', 13.8M; with the beam in their
-    /// place, turns equal, 16.8M, 4 times, 12.9M and 13.0M (1406), 8 times,
-    /// 12.3M and 12.6M (1406), and 16 times (this), 12.1M and 11.8M, none
-    /// unknown but 235, won in 7.9M. Since a depth's rollouts come in
-    /// parts (see `Beam::roll_out`), 12.1M and 11.5M, none unknown but 235,
-    /// won in 45.5M. Lost deals cost nothing here: the dead-end test
-    /// proves each at the start.
-    const BEAMS: &'static [u32] = &[2];
-    const BEAM_WEIGHT: u64 = 16;
-    /// Five tactics, each of which wins deals the others do not (seven
-    /// when this was measured, the searches led by rollouts at levels 1 to
-    /// 3 in the beam's place): growing
-    /// at every turn, the last of them would get 729 times the nodes of
-    /// the first in each round. Numbered deals 1..1000 at `--max-nodes
-    /// 4000000`, one at a time, with rollouts at levels 1, 2 and 3 each
-    /// playing its own moves: growing by round, 3 unknown (235, 326 and
-    /// 342) in 33.2M positions, against 5 in 41.5M; the walks alone, 12
-    /// in 77.7M by round against 13 in 89.3M.
-    const GROWTH_BY_ROUND: bool = true;
-    /// Most deals are won by the first few hundred positions of a walk
-    /// (the moves in `RowsOfFour::order` go a long way), so the turns
-    /// start small. 1000 and 10 000 won the same 47 of deals 1..60.
-    const FIRST_TURN_NODES: u64 = 10_000;
-
-    /// Level 2's search plays level 1's moves in its rollouts, and so does
-    /// the beam (measured with the searches led by rollouts): a card that
-    /// can go home goes there, only the stock's next 5 cards, one
-    /// rearranging move in a row (see [`Narrowed`]); levels 1 and 3 play
-    /// their own. Greedy play gets far in few moves, and the wider search
-    /// around it picks which lines to play it from: alone at 3M positions,
-    /// level 2 led by level 1's rollouts won deal 326 in 28k positions and
-    /// 342 in 96k, where led by its own it won neither (most cards home 71
-    /// and 56). Yet level 3 led by its own won deal 1135 (at 62k in the
-    /// turns), which the turns with level 1's rollouts at every level left
-    /// unknown at 4M. Deals 1..1000 and 1001..1500 at `--max-nodes
-    /// 4000000`: level 1's rollouts at levels 2 and 3, 1 and 3 unknown in
-    /// 26.0M and 21.6M positions; at level 3 alone, 1 and 3 in 23.8M and
-    /// 21.5M; at level 2 alone (this), 1 and 2 in 25.5M and 17.1M; and
-    /// without level 3's search, 1 and 3 in 25.8M and 21.1M.
-    fn rollout_level(level: u32) -> u32 {
-        match level {
-            2 => 1,
-            level => level,
-        }
-    }
-
     /// See [`RowsOfFour::kings_stuck`], and `State::kings_moved` for when
     /// it is skipped.
     fn is_dead_end(&self, state: &State) -> bool {
@@ -1027,7 +968,7 @@ impl Game for RowsOfFour {
         state.home.iter().map(|&s| slot_rank(s) as u32).sum()
     }
 
-    /// Where a rollout ends (see [`RowsOfFour::ROLLOUTS`]): the cards
+    /// Where a rollout ends (see `RowsOfFour::PLAN`): the cards
     /// home. Counting also 2 cards for each redeal left won the same deals
     /// of 1..1000 at `--max-nodes 4000000` in 2% fewer positions (40.7M)
     /// with the budget growing at every turn, 3% more with it growing by
@@ -1039,8 +980,8 @@ impl Game for RowsOfFour {
     /// Moves best first (see `RowsOfFour::order`): a safe move home alone
     /// (rule H); only one empty pile (rule S); the card the last move put
     /// on a pile stays (rule J). See the module doc for why no win is
-    /// lost, and [`RowsOfFour::NARROWINGS`] for what narrowed searches
-    /// leave out besides.
+    /// lost, and [`Narrowed`] for what narrowed searches leave out
+    /// besides.
     fn moves(&self, state: &State, last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
         let waste_top = state.waste_top();
         let narrowed = (ask.narrowing > 0).then(|| &NARROWED[ask.narrowing as usize - 1]);

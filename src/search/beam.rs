@@ -82,6 +82,9 @@ pub(super) struct Beam<G: Game> {
     /// its parent's rollout.
     rolls: Vec<(u32, G::Move, G::State, bool)>,
     narrowing: u32,
+    /// The level of narrowing of its rollouts (see
+    /// [`super::Plan::rollout_level`]).
+    rollout_level: u32,
     /// Where the rollouts of the depths before ended.
     ends: Ends,
     /// The rollouts of the parts of a depth (see [`Beam::roll_out`]), made
@@ -116,8 +119,8 @@ fn rolled_out<G: Game>(
 
 impl<G: Game> Beam<G> {
     /// A beam from `root`, already recorded in the table, making the moves
-    /// of level `narrowing`, its rollouts those of [`Game::rollout_level`].
-    pub(super) fn new(root: G::State, narrowing: u32, room: usize) -> Beam<G> {
+    /// of level `narrowing`, its rollouts those of `rollout_level`.
+    pub(super) fn new(root: G::State, narrowing: u32, rollout_level: u32, room: usize) -> Beam<G> {
         Beam {
             root,
             width: 1,
@@ -132,6 +135,7 @@ impl<G: Game> Beam<G> {
             moves: Vec::new(),
             rolls: Vec::new(),
             narrowing,
+            rollout_level,
             ends: Ends::new(),
             parts: Vec::new(),
             room,
@@ -283,7 +287,7 @@ impl<G: Game> Beam<G> {
             return Vec::new();
         }
         let share = search.nodes_left().map(|left| left / todo.len() as u64);
-        let level = G::rollout_level(self.narrowing);
+        let level = self.rollout_level;
         self.parts
             .resize_with(PARTS, || Rollout::remembering(level));
         let (earlier, todo) = (&self.ends, &todo);
@@ -426,7 +430,7 @@ mod tests {
     #[test]
     fn each_line_goes_on_by_its_best_child_before_any_takes_two() {
         let next = |width| {
-            let mut beam = Beam::<Tree>::new(1, 1, usize::MAX);
+            let mut beam = Beam::<Tree>::new(1, 1, 1, usize::MAX);
             beam.width = width;
             for mv in [2, 3] {
                 beam.closed.push(Closed {

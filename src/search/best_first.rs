@@ -198,7 +198,7 @@ pub(super) struct BestFirst<G: Game> {
     /// The narrowing level, 0 for every move.
     narrowing: u32,
     /// Set when positions are scored by rollouts (see
-    /// [`Game::rollout_level`]).
+    /// [`super::Plan::rollout_level`]).
     rollout: Option<Rollout<G>>,
     pub(super) room: usize,
 }
@@ -221,11 +221,16 @@ impl<G: Game> BestFirst<G> {
     }
 
     /// An attempt from `root`, already recorded in the table, narrowed at
-    /// `level` and led by rollouts at [`Game::rollout_level`] of it.
-    pub(super) fn with_rollouts(root: G::State, level: u32, room: usize) -> BestFirst<G> {
+    /// `level` and led by rollouts at `rollout_level`.
+    pub(super) fn with_rollouts(
+        root: G::State,
+        level: u32,
+        rollout_level: u32,
+        room: usize,
+    ) -> BestFirst<G> {
         BestFirst {
             narrowing: level,
-            rollout: Some(Rollout::new(G::rollout_level(level))),
+            rollout: Some(Rollout::new(rollout_level)),
             ..BestFirst::new(root, room)
         }
     }

@@ -14,6 +14,7 @@
 
 mod beam;
 mod best_first;
+mod plan;
 mod rollout;
 mod shared;
 mod table;
@@ -27,6 +28,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+pub use plan::{Plan, Planned, same_level};
 pub use table::{SpareBitKey, Table, TableKey, Tables};
 
 use crate::game::Game;
@@ -316,26 +318,24 @@ impl Tactic {
     /// The tactics a game's searches take turns at: the one that can prove
     /// a loss first, best-first where the game has it, then the narrowed
     /// walks, then the searches by rollouts, then the beams.
-    fn all<G: Game>() -> Vec<Tactic> {
-        let prover = if G::BEST_FIRST {
+    fn all(plan: &Plan) -> Vec<Tactic> {
+        let prover = if plan.best_first {
             Tactic::BestFirst
         } else {
             Tactic::Full
         };
-        let narrowed = G::NARROWINGS.iter().map(|&level| Tactic::Narrowed(level));
-        let rollouts = G::ROLLOUTS.iter().map(|&level| Tactic::Rollouts(level));
-        let beams = G::BEAMS.iter().map(|&level| Tactic::Beam(level));
+        let narrowed = plan.narrowings.iter().map(|&level| Tactic::Narrowed(level));
+        let beams = plan.beams.iter().map(|&level| Tactic::Beam(level));
         std::iter::once(prover)
             .chain(narrowed)
-            .chain(rollouts)
             .chain(beams)
             .collect()
     }
 
-    fn weight<G: Game>(self) -> u64 {
+    fn weight(self, plan: &Plan) -> u64 {
         match self {
             Tactic::BestFirst => BEST_FIRST_WEIGHT,
-            Tactic::Beam(_) => G::BEAM_WEIGHT,
+            Tactic::Beam(_) => plan.beam_weight,
             Tactic::Narrowed(_) | Tactic::Full | Tactic::Rollouts(_) => 1,
         }
     }
@@ -399,7 +399,7 @@ impl<G: Game> Entrant<G> {
         allowance: u64,
         room: usize,
     ) -> End<notation::Move> {
-        let path_cap = room.min(G::MAX_PATH_BYTES);
+        let path_cap = room.min(search.plan.max_path_bytes);
         let mut view = SharedView::new(&crew.table);
         let attempt = self.attempt.get_or_insert_with(|| match self.tactic {
             Tactic::BestFirst => Attempt::SharedBestFirst(SharedBestFirst::new(thread, room)),
@@ -447,7 +447,8 @@ impl<G: Game> Entrant<G> {
         allowance: u64,
         room: usize,
     ) -> End<notation::Move> {
-        let path_cap = room.min(G::MAX_PATH_BYTES);
+        let path_cap = room.min(search.plan.max_path_bytes);
+        let rollout_level = search.plan.rollout_level;
         let attempt = self.attempt.get_or_insert_with(|| {
             let root = search.game.initial();
             let key = search.game.key(&root);
@@ -455,12 +456,17 @@ impl<G: Game> Entrant<G> {
             table.insert(key);
             match self.tactic {
                 Tactic::BestFirst => Attempt::BestFirst(BestFirst::new(root, room)),
-                Tactic::Rollouts(level) => {
-                    Attempt::BestFirst(BestFirst::with_rollouts(root, level, room))
-                }
+                Tactic::Rollouts(level) => Attempt::BestFirst(BestFirst::with_rollouts(
+                    root,
+                    level,
+                    rollout_level(level),
+                    room,
+                )),
                 Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, path_cap)),
                 Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, path_cap)),
-                Tactic::Beam(level) => Attempt::Beam(Beam::new(root, level, room)),
+                Tactic::Beam(level) => {
+                    Attempt::Beam(Beam::new(root, level, rollout_level(level), room))
+                }
             }
         });
         // The room grows when the tactic inherits the tables of others.
@@ -495,36 +501,31 @@ fn budgeted<G: Game>(
 }
 
 /// Searches `game` from its initial position, using `tables` (cleared
-/// first).
+/// first), as the game's plan says (see [`Plan`]).
 ///
 /// The search takes turns at several tactics, each keeping its own
 /// attempt and table between its turns, until one of them decides: a
-/// best-first one where the game has [`Game::BEST_FIRST`], or else a
+/// best-first one where the plan has [`Plan::best_first`], or else a
 /// full depth-first walk, then one walk per level of
-/// [`Game::NARROWINGS`], then one best-first search led by rollouts per
-/// level of [`Game::ROLLOUTS`], then one beam per level of
-/// [`Game::BEAMS`]. Within a few seconds the last of them
-/// gets most of the nodes, as each turn has three times those of the one
-/// before (in Alexandria, with the rollouts first, 2 of deals 1..40 were
-/// won in 5 s each, against 6). A depth-first search free to make every
-/// move can take a wrong turn early and spend millions of positions below
-/// it (in Raglan, shuffling runs between twin cards); a narrowed one, which
-/// leaves out moves the engine judges seldom needed, backs out sooner, and
-/// a best-first one goes back to the early choice as soon as it looks
-/// better than where the search got to. Which is fastest differs from
-/// deal to deal, so they share the work: each turn has three times the
-/// nodes of the one before (best-first twice that), and takes its
-/// attempt up where its last turn left it, so only the tactics that do not
-/// win cost extra, never a repeated attempt. A game with
-/// [`Game::GROWTH_BY_ROUND`] has the budget grow three times once a round
+/// [`Plan::narrowings`], then one beam per level of [`Plan::beams`]. A
+/// depth-first search free to make every move can take a wrong turn early
+/// and spend millions of positions below it (in Raglan, shuffling runs
+/// between twin cards); a narrowed one, which leaves out moves the engine
+/// judges seldom needed, backs out sooner, and a best-first one goes back
+/// to the early choice as soon as it looks better than where the search
+/// got to. Which is fastest differs from deal to deal, so they share the
+/// work: each turn has three times the nodes of the one before
+/// (best-first twice that, a beam [`Plan::beam_weight`] times), and takes
+/// its attempt up where its last turn left it, so only the tactics that
+/// do not win cost extra, never a repeated attempt. With
+/// [`Plan::growth_by_round`] the budget grows three times once a round
 /// instead, every tactic in a round having the same.
 ///
-/// A narrowed walk, or a search led by rollouts, that ends without a win
-/// proves nothing, so it is dropped with the narrower ones; a beam that
-/// ends is dropped alone. A best-first
-/// attempt with every move that expands every reachable position proves
-/// the deal lost, as the full walk does; one that runs out of memory
-/// gives its place to a full walk.
+/// A narrowed walk that ends without a win proves nothing, so it is
+/// dropped with the narrower ones; a beam that ends is dropped alone. A
+/// best-first attempt with every move that expands every reachable
+/// position proves the deal lost, as the full walk does; one that runs out
+/// of memory gives its place to a full walk.
 ///
 /// Each tactic's table has an equal share of the tables' cap, and the
 /// tactics left share the tables of those that end. Besides its table,
@@ -532,20 +533,19 @@ fn budgeted<G: Game>(
 /// position with its moves and the positions they lead to (in Raglan,
 /// hundreds of thousands of positions long), best-first search every
 /// position it expanded and queued. Each may take as many bytes as its
-/// table's share, or [`Limits::room_floor`] if that is more (a walk no more than
-/// [`Game::MAX_PATH_BYTES`]); past that a walk
-/// gives up its place and the others go on (in Alexandria the full walk's
-/// path outgrew a quarter of the default cap within a second, while the
-/// narrowed walks, which rearrange little, stayed short). Without the full
-/// walk the search can no longer prove a loss: if the others end without
-/// a win, the verdict is `unknown` for want of memory.
-pub fn solve<G: Game>(game: &G, limits: &Limits, tables: &mut Tables<G::Key>) -> Report {
+/// table's share, or [`Limits::room_floor`] if that is more (a walk no
+/// more than [`Plan::max_path_bytes`]); past that a walk gives up its
+/// place and the others go on. Without the full walk the search can no
+/// longer prove a loss: if the others end without a win, the verdict is
+/// `unknown` for want of memory.
+pub fn solve<G: Planned>(game: &G, limits: &Limits, tables: &mut Tables<G::Key>) -> Report {
     take_turns(
         game,
+        &G::PLAN,
         limits,
         tables,
-        Tactic::all::<G>(),
-        G::FIRST_TURN_NODES,
+        Tactic::all(&G::PLAN),
+        G::PLAN.first_turn_nodes,
         None,
     )
 }
@@ -554,17 +554,18 @@ pub fn solve<G: Game>(game: &G, limits: &Limits, tables: &mut Tables<G::Key>) ->
 /// compare the tactics (the turns of [`solve`] can be simulated from what
 /// each takes alone). A narrowed walk that ends without a win stops with
 /// [`Stop::Narrowed`].
-pub fn solve_alone<G: Game>(
+pub fn solve_alone<G: Planned>(
     game: &G,
     limits: &Limits,
     tables: &mut Tables<G::Key>,
     tactic: Tactic,
 ) -> Report {
-    take_turns(game, limits, tables, vec![tactic], u64::MAX, None)
+    take_turns(game, &G::PLAN, limits, tables, vec![tactic], u64::MAX, None)
 }
 
 fn take_turns<G: Game>(
     game: &G,
+    plan: &Plan,
     limits: &Limits,
     tables: &mut Tables<G::Key>,
     tactics: Vec<Tactic>,
@@ -572,7 +573,7 @@ fn take_turns<G: Game>(
     crew: Option<&Crew<G>>,
 ) -> Report {
     let started = Instant::now();
-    let mut search = Search::new(game, limits);
+    let mut search = Search::new(game, plan, limits);
     search.halt = crew.map(|crew| &crew.halt);
     search.helpers = match crew {
         Some(crew) => crew.threads,
@@ -646,7 +647,7 @@ fn take_turns<G: Game>(
                 };
                 break (Verdict::Unknown, Some(stop), Vec::new());
             }
-            let (allowances, next) = round_budgets::<G>(&rotation, budget);
+            let (allowances, next) = round_budgets(plan, &rotation, budget);
             budget = next;
             if let Some(decided) = rounds.play(&mut rotation, tables, &allowances) {
                 break decided;
@@ -711,19 +712,19 @@ fn narrower(level: u32) -> impl Fn(Tactic) -> bool {
 /// The allowance of each turn of a round of `rotation` whose first turn
 /// has `budget` nodes (times its tactic's weight), and the budget of the
 /// next round's first turn: each turn three times the one before, or,
-/// with [`Game::GROWTH_BY_ROUND`], each round three times the one before.
-fn round_budgets<G: Game>(rotation: &[Entrant<G>], budget: u64) -> (Vec<u64>, u64) {
+/// with [`Plan::growth_by_round`], each round three times the one before.
+fn round_budgets<G: Game>(plan: &Plan, rotation: &[Entrant<G>], budget: u64) -> (Vec<u64>, u64) {
     let mut next = budget;
     let allowances = (rotation.iter())
         .map(|entrant| {
-            let allowance = next.saturating_mul(entrant.tactic.weight::<G>());
-            if !G::GROWTH_BY_ROUND {
+            let allowance = next.saturating_mul(entrant.tactic.weight(plan));
+            if !plan.growth_by_round {
                 next = next.saturating_mul(TURN_GROWTH);
             }
             allowance
         })
         .collect();
-    if G::GROWTH_BY_ROUND {
+    if plan.growth_by_round {
         next = next.saturating_mul(TURN_GROWTH);
     }
     (allowances, next)
@@ -1124,7 +1125,7 @@ impl<G: Game> Crew<G> {
 /// tactics, each walk's path the table's share split among the walks, and
 /// the shared best-first search's queue and expanded positions the
 /// table's share.
-pub fn solve_parallel<G: Game>(
+pub fn solve_parallel<G: Planned>(
     game: &G,
     limits: &Limits,
     threads: usize,
@@ -1134,7 +1135,7 @@ pub fn solve_parallel<G: Game>(
     let threads = threads.max(1);
     let (tactics, budget) = match tactic {
         Some(tactic) => (vec![tactic], u64::MAX),
-        None => (Tactic::all::<G>(), G::FIRST_TURN_NODES),
+        None => (Tactic::all(&G::PLAN), G::PLAN.first_turn_nodes),
     };
     let share = limits.memory / tactics.len();
     let (prover, others) = tactics.split_first().expect("at least one tactic");
@@ -1209,7 +1210,15 @@ pub fn solve_parallel<G: Game>(
                     if beaming && threads > 1 {
                         tables = tables.in_pool();
                     }
-                    take_turns(game, &limits, &mut tables, tactics, budget, Some(crew))
+                    take_turns(
+                        game,
+                        &G::PLAN,
+                        &limits,
+                        &mut tables,
+                        tactics,
+                        budget,
+                        Some(crew),
+                    )
                 })
             })
             .collect();
@@ -1365,6 +1374,7 @@ impl Purse {
 /// count of nodes.
 struct Search<'a, G: Game> {
     game: &'a G,
+    plan: &'a Plan,
     limits: &'a Limits,
     deadline: Option<Instant>,
     nodes: u64,
@@ -1384,9 +1394,10 @@ struct Search<'a, G: Game> {
 }
 
 impl<'a, G: Game> Search<'a, G> {
-    fn new(game: &'a G, limits: &'a Limits) -> Search<'a, G> {
+    fn new(game: &'a G, plan: &'a Plan, limits: &'a Limits) -> Search<'a, G> {
         Search {
             game,
+            plan,
             limits,
             deadline: limits.timeout.map(|t| Instant::now() + t),
             nodes: 0,
@@ -1501,7 +1512,7 @@ mod tests {
     /// to 0. Narrowed searches may not step forward from `wall`.
     /// With `BEST` set, the search tries best-first first, scoring a
     /// position by how far along the line or ring it is. With `FREE` set,
-    /// rollouts make every move (see [`Game::rollout_level`]). With
+    /// rollouts make every move (see [`Plan::rollout_level`]). With
     /// `ROUND` set, the turns' budget grows once a round.
     struct Walk<const BEST: bool = false, const FREE: bool = false, const ROUND: bool = false> {
         last: u64,
@@ -1531,22 +1542,28 @@ mod tests {
         }
     }
 
+    /// Every move at any level.
+    const fn free_level(_: u32) -> u32 {
+        0
+    }
+
+    impl<const BEST: bool, const FREE: bool, const ROUND: bool> Planned for Walk<BEST, FREE, ROUND> {
+        const PLAN: Plan = Plan {
+            best_first: BEST,
+            narrowings: &[1, 2],
+            rollout_level: if FREE { free_level } else { same_level },
+            first_turn_nodes: 100,
+            growth_by_round: ROUND,
+            ..Plan::FULL_WALK
+        };
+    }
+
     impl<const BEST: bool, const FREE: bool, const ROUND: bool> Game for Walk<BEST, FREE, ROUND> {
         const ACYCLIC: bool = false;
-        const NARROWINGS: &'static [u32] = &[1, 2];
-        const BEST_FIRST: bool = BEST;
-        const FIRST_TURN_NODES: u64 = 100;
-        const GROWTH_BY_ROUND: bool = ROUND;
         type State = u64;
         type Key = u64;
         type Move = u64;
 
-        fn rollout_level(level: u32) -> u32 {
-            match FREE {
-                true => 0,
-                false => level,
-            }
-        }
         fn new(_: &Board) -> Result<Walk<BEST, FREE, ROUND>, BoardError> {
             Err(BoardError::whole("a walk is built by hand"))
         }
@@ -1664,7 +1681,7 @@ mod tests {
     fn a_best_first_attempt_past_its_memory_gives_up() {
         let walk: Walk<true> = Walk::line(100_000, 100_000, 0);
         let limits = Limits::default();
-        let mut search = Search::new(&walk, &limits);
+        let mut search = Search::new(&walk, &Plan::FULL_WALK, &limits);
         let mut table = Table::new(1 << 20);
         table.insert(walk.key(&0));
         let mut best_first = BestFirst::new(0, 4096);
@@ -1758,6 +1775,7 @@ mod tests {
                 let tactics = vec![Tactic::Full, Tactic::Beam(1)];
                 take_turns(
                     &tree,
+                    &Plan::FULL_WALK,
                     &Limits::default(),
                     &mut tables,
                     tactics,
@@ -1791,10 +1809,10 @@ mod tests {
     fn a_search_led_by_rollouts_past_its_memory_gives_up() {
         let ring: Walk = Walk::ring(2046);
         let limits = Limits::default();
-        let mut search = Search::new(&ring, &limits);
+        let mut search = Search::new(&ring, &Plan::FULL_WALK, &limits);
         let mut table = Table::new(1 << 20);
         table.insert(ring.key(&0));
-        let mut best_first = BestFirst::with_rollouts(0, 1, 4096);
+        let mut best_first = BestFirst::with_rollouts(0, 1, 1, 4096);
         assert!(matches!(
             best_first.resume(&mut search, &mut table),
             End::OutOfRoom
@@ -2085,7 +2103,7 @@ mod tests {
         let visit = |key: u64| SharedView::new(&table).visit(key, key.table_hash());
         visit(walk.key(&0));
         let frontier = Frontier::new(&walk, 0, 2);
-        let mut search = Search::new(&walk, &limits);
+        let mut search = Search::new(&walk, &Plan::FULL_WALK, &limits);
         let mut second = SharedBestFirst::new(1, 1 << 30);
         search.turn_end = 10;
         let end = second.resume(&mut search, &frontier, &mut SharedView::new(&table));

@@ -4,6 +4,7 @@ use crate::board::{Board, BoardError};
 use crate::card::Card;
 use crate::game::{Ask, Game};
 use crate::notation;
+use crate::search::{Plan, Planned};
 
 /// A complete binary tree `depth` moves deep, its positions numbered as
 /// in a heap (the start 1, the children of `n` are `2n` and `2n + 1`),
@@ -25,6 +26,10 @@ impl Tree {
     pub(super) fn step(to: u64) -> notation::Move {
         notation::Move::Draw(Card::from_index(to as usize % 52))
     }
+}
+
+impl Planned for Tree {
+    const PLAN: Plan = Plan::FULL_WALK;
 }
 
 impl Game for Tree {

@@ -360,7 +360,7 @@ mod tests {
 
     fn walk_sharing(tree: &Tree, busy: u64) -> (End<notation::Move>, u64, Forgetful) {
         let limits = Limits::default();
-        let mut search = Search::new(tree, &limits);
+        let mut search = Search::new(tree, &crate::search::Plan::FULL_WALK, &limits);
         let mut table = Forgetful {
             inside: HashSet::from([tree.key(&1)]),
             busy: tree.key(&busy),

@@ -18,7 +18,7 @@ use crate::games::Layout;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::all_in_a_row::AllInARowRules;
-use crate::search::SpareBitKey;
+use crate::search::{Plan, Planned, SpareBitKey};
 
 /// What the search leaves out, which no win needs (see `AllInARow::moves`
 /// and `walk_exists`): said with every `lost` verdict.
@@ -282,6 +282,12 @@ fn pile_scores(ranks: &[[u8; DEPTH]; PILES]) -> [[u32; DEPTH + 1]; PILES] {
             chains as u32 * 8 + h as u32
         })
     })
+}
+
+/// What the search runs for All in a Row: the full walk alone, in which
+/// the dead-end test and the freezes do the work.
+impl Planned for AllInARow {
+    const PLAN: Plan = Plan::FULL_WALK;
 }
 
 impl Game for AllInARow {
