@@ -1,8 +1,10 @@
 //! `batch` and `stats`: many deals into a file, and files into a win rate.
 
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use anyhow::{Result, anyhow};
 use serde_json::json;
@@ -12,11 +14,26 @@ use patience::row::Row;
 use patience::search::Verdict;
 use patience::stats::{self, Summary};
 
-use crate::progress::progress_bar;
+use crate::progress::DealProgress;
 use crate::{bad_input, catch_ctrl_c, emit};
 
+/// How `batch` reports besides its file.
+pub struct Output {
+    /// One JSON object a deal on standard output as it finishes, then one
+    /// a game for the summary (JSON Lines), instead of the text summary.
+    pub json: bool,
+    /// How often a progress line goes to a standard error that is no
+    /// terminal.
+    pub report_every: Duration,
+}
+
 /// Runs a batch over `batch.deals`' range, into `out`.
-pub fn run_batch(mut batch: Batch, out: &Path, resume: Resume, json: bool) -> Result<ExitCode> {
+pub fn run_batch(
+    mut batch: Batch,
+    out: &Path,
+    resume: Resume,
+    output: &Output,
+) -> Result<ExitCode> {
     let column = batch::game_column(batch.game, batch.pysol);
     let range = batch.deals.range().clone();
     let opened = OutFile::open(out, &column, &range, resume).map_err(|e| match e {
@@ -38,46 +55,63 @@ pub fn run_batch(mut batch: Batch, out: &Path, resume: Resume, json: bool) -> Re
     let cancel = catch_ctrl_c()?;
     batch.limits.cancel = Some(cancel.clone());
 
-    let progress = progress_bar(batch.deals.len());
-    let mut write_error = None;
+    let progress = RefCell::new(DealProgress::new(batch.deals.len(), output.report_every));
+    let mut failed: Option<anyhow::Error> = None;
     let threads = batch.threads;
-    // Rows and hard deals both come on this thread, one at a time.
-    let won = std::cell::Cell::new(0u64);
+    // Rows and slow deals both come on this thread, one at a time.
+    let won = Cell::new(0u64);
     let finished = batch.run_watched(
         |row: Row| {
             won.set(won.get() + (row.verdict == Verdict::Won) as u64);
-            progress.inc(1);
-            progress.set_message(format!("{} won", won.get()));
-            if write_error.is_some() {
+            progress.borrow_mut().done_one(format!("{} won", won.get()));
+            if failed.is_some() {
                 return;
             }
-            match file.append(&row) {
-                Ok(()) => {
-                    // The rows' own merge cannot clash: each deal is solved once.
-                    let _ = tally.merge(&row.game, row.deal, row.verdict);
-                }
+            let written = (file.append(&row))
+                .map_err(|e| {
+                    anyhow!(
+                        "writing {}: {e}; the rows before are kept: add --resume once it is fixed",
+                        out.display()
+                    )
+                })
+                .and_then(|()| match output.json {
+                    true => emit(format_args!(
+                        "{}\n",
+                        json!({"type": "deal", "data": row_json(&row)})
+                    )),
+                    false => Ok(()),
+                });
+            match written {
+                // The rows' own merge cannot clash: each deal is solved once.
+                Ok(()) => drop(tally.merge(&row.game, row.deal, row.verdict)),
                 Err(e) => {
-                    // A full disk, say: stop rather than solve for nothing.
-                    write_error = Some(e);
+                    // A full disk, or a reader gone: stop rather than
+                    // solve for nothing.
+                    failed = Some(e);
                     cancel.store(true, Ordering::Relaxed);
                 }
             }
         },
         |n| {
-            progress.set_message(format!(
-                "{} won, hard deal {n} on {threads} threads",
+            progress.borrow_mut().tell(format!(
+                "{} won; deal {n}, slow, now on all {threads} threads",
                 won.get()
             ))
         },
     )?;
-    progress.finish_and_clear();
-    if let Some(e) = write_error {
-        return Err(anyhow!(
-            "writing {}: {e}; the rows before are kept: add --resume once it is fixed",
-            out.display()
-        ));
+    progress.borrow().finish();
+    if let Some(e) = failed {
+        return Err(e);
     }
-    print_summaries(&tally.summaries(), json)?;
+    match output.json {
+        true => tally.summaries().iter().try_for_each(|s| {
+            emit(format_args!(
+                "{}\n",
+                json!({"type": "summary", "data": summary_json(s)})
+            ))
+        })?,
+        false => print_summaries(&tally.summaries(), false)?,
+    }
     if !finished.hard.is_empty() {
         /// A batch of 100,000 deals may hand on thousands.
         const SHOWN: usize = 20;
@@ -88,7 +122,8 @@ pub fn run_batch(mut batch: Batch, out: &Path, resume: Resume, json: bool) -> Re
             more => format!(" and {more} more"),
         };
         eprintln!(
-            "solved again on {threads} threads, being hard: {} deal{} ({}{more})",
+            "undecided after a tenth of their limits, so solved again on all {threads} threads: \
+             {} deal{} ({}{more})",
             hard.len(),
             if hard.len() == 1 { "" } else { "s" },
             shown.join(", ")
@@ -104,6 +139,22 @@ pub fn run_batch(mut batch: Batch, out: &Path, resume: Resume, json: bool) -> Re
     Ok(ExitCode::SUCCESS)
 }
 
+/// A row as JSON: the columns of the file, each a number but for the game
+/// and the verdict.
+fn row_json(row: &Row) -> serde_json::Value {
+    json!({
+        "game": row.game, "deal": row.deal, "verdict": row.verdict, "moves": row.moves,
+        "nodes": row.nodes, "micros": row.micros, "best": row.best,
+    })
+}
+
+fn summary_json(s: &Summary) -> serde_json::Value {
+    json!({
+        "game": s.game, "deals": s.deals, "won": s.won, "lost": s.lost,
+        "unknown": s.unknown, "win_rate": s.win_rate(), "bounds": s.bounds(),
+    })
+}
+
 /// `stats`: the files' rows merged, a summary a game.
 pub fn run_stats(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     let (tally, notes) = stats::read_files(files).map_err(|e| bad_input(e.to_string()))?;
@@ -116,15 +167,7 @@ pub fn run_stats(files: &[PathBuf], json: bool) -> Result<ExitCode> {
 
 fn print_summaries(summaries: &[Summary], json: bool) -> Result<()> {
     if json {
-        let list: Vec<_> = summaries
-            .iter()
-            .map(|s| {
-                json!({
-                    "game": s.game, "deals": s.deals, "won": s.won, "lost": s.lost,
-                    "unknown": s.unknown, "win_rate": s.win_rate(), "bounds": s.bounds(),
-                })
-            })
-            .collect();
+        let list: Vec<_> = summaries.iter().map(summary_json).collect();
         emit(format_args!("{}\n", serde_json::Value::Array(list)))
     } else if summaries.is_empty() {
         emit(format_args!("no deals\n"))

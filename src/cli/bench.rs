@@ -1,6 +1,7 @@
 //! `bench`: fixed, versioned sets of deals timed, to compare builds.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Result;
 
@@ -9,8 +10,11 @@ use patience::games::GameKind;
 use patience::search::Verdict;
 
 use crate::emit;
-use crate::progress::progress_bar;
+use crate::progress::DealProgress;
 use crate::units::human_bytes;
+
+/// How often a progress line goes to a standard error that is no terminal.
+const REPORT_EVERY: Duration = Duration::from_secs(10);
 
 /// `bench`: each game's fixed set timed.
 pub fn run_bench(games: &[GameKind], size: Size, threads: usize, json: bool) -> Result<ExitCode> {
@@ -27,15 +31,14 @@ pub fn run_bench(games: &[GameKind], size: Size, threads: usize, json: bool) -> 
     }
     for &game in games {
         let set = Set::of(game, size);
-        let progress = progress_bar(set.deals.clone().count() as u64);
-        progress.set_message(format!("{game}, 0 won"));
+        let mut progress = DealProgress::new(set.deals.clone().count() as u64, REPORT_EVERY);
+        progress.tell(format!("{game}, 0 won"));
         let mut won = 0;
         let summary = set.run(threads, |deal| {
             won += (deal.verdict == Verdict::Won) as u64;
-            progress.inc(1);
-            progress.set_message(format!("{game}, {won} won"));
+            progress.done_one(format!("{game}, {won} won"));
         })?;
-        progress.finish_and_clear();
+        progress.finish();
         if json {
             emit(format_args!("{}\n", serde_json::to_string(&summary)?))?;
         } else {

@@ -56,10 +56,13 @@ enum Command {
         #[arg(long, value_name = "N")]
         pysol: Option<u64>,
     },
-    /// Solve one deal: verdict, move list, nodes, table size and time.
+    /// Solve one deal: its verdict, with the moves that win it.
     ///
     /// The output is a move list with `#` comments, valid input for
-    /// `verify --moves`.
+    /// `verify --moves`. A lost All in a Row deal gets its longest line of
+    /// play instead, which `verify` replays to as many cards home as any
+    /// line gets.
+    #[command(override_usage = "patience solve [OPTIONS] <GAME> <DEAL|--pysol <N>|--file <PATH>>")]
     Solve {
         game: GameKind,
         #[command(flatten)]
@@ -94,12 +97,22 @@ enum Command {
         /// words the shared table holds fewer positions in the same bytes.
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
-        /// Print one JSON object instead of text.
+        /// Print one JSON object instead of text: the text report's
+        /// figures and the search's own (nodes, turns, table_peak,
+        /// decided_by), with the deal as a number and its source.
         #[arg(long)]
         json: bool,
+        /// Add the search's own figures to the text report: the tactic that
+        /// decided (see --tactic), its turns, the transposition table's
+        /// peak and the most cards home in a position reached.
+        #[arg(long, short)]
+        verbose: bool,
     },
     /// Replay a move list with the plain reference rules, and say which
     /// move is illegal or that it wins.
+    #[command(
+        override_usage = "patience verify [OPTIONS] <GAME> <DEAL|--pysol <N>|--file <PATH>> --moves <PATH>"
+    )]
     Verify {
         game: GameKind,
         #[command(flatten)]
@@ -112,6 +125,11 @@ enum Command {
         /// pipe it to `solve GAME --file -`.
         #[arg(long)]
         board: bool,
+        /// Print the board before the first move and after each one, in
+        /// the deal text format, each under a `# move N: ...` comment: a
+        /// player can follow the solution on the table.
+        #[arg(long, conflicts_with = "board")]
+        steps: bool,
     },
     /// Solve a range of deals in parallel, one CSV row per deal.
     ///
@@ -170,9 +188,16 @@ enum Command {
         side_by_side: bool,
         #[command(flatten)]
         limits: LimitArgs,
-        /// Print the final summary as JSON.
+        /// Print one JSON object a line on standard output: each deal as it
+        /// finishes ({"type":"deal","data":{...}}, the file's columns),
+        /// then each game's summary ({"type":"summary","data":{...}}).
         #[arg(long)]
         json: bool,
+        /// How often a progress line goes to standard error when it is
+        /// not a terminal (a pipe, nohup, a cluster job's log), e.g. 10s,
+        /// 1m; 0 for one a deal. On a terminal a bar shows instead.
+        #[arg(long, value_name = "TIME", value_parser = units::parse_duration, default_value = "10s")]
+        report_every: Duration,
     },
     /// Time fixed, versioned sets of deals, one per game, to compare
     /// builds: deals/s, nodes/s, time per deal, table size, verdicts.
@@ -350,20 +375,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tactic,
             threads,
             json,
+            verbose,
         } => solve::solve(
             game,
             &source,
             &limits.for_solve(),
             tactic,
             thread_count(threads)?,
-            json,
+            &solve::Output { json, verbose },
         ),
         Command::Verify {
             game,
             source,
             moves,
             board,
-        } => verify::verify(game, &source, &moves, board),
+            steps,
+        } => {
+            let show = match (board, steps) {
+                (_, true) => verify::Show::Steps,
+                (true, _) => verify::Show::Board,
+                _ => verify::Show::Verdict,
+            };
+            verify::verify(game, &source, &moves, show)
+        }
         Command::Batch {
             game,
             deals,
@@ -376,6 +410,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             longest,
             limits,
             json,
+            report_every,
         } => {
             let threads = thread_count(threads)?;
             let batch = Batch {
@@ -399,7 +434,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (true, false) => Resume::Skip,
                 (true, true) => Resume::RetryUnknown,
             };
-            batch::run_batch(batch, &out, resume, json)
+            batch::run_batch(batch, &out, resume, &batch::Output { json, report_every })
         }
         Command::Bench {
             game,

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Result, anyhow};
+use indicatif::HumanCount;
 use serde_json::json;
 
 use patience::games::{GameKind, SolveError};
@@ -16,6 +17,14 @@ use crate::progress::show_progress;
 use crate::units::human_bytes;
 use crate::{Source, bad_input, catch_ctrl_c, emit};
 
+/// How `solve` reports.
+pub struct Output {
+    pub json: bool,
+    /// Adds the search's own figures to the text report: the tactic that
+    /// decided, its turns, the table's peak, the most cards home.
+    pub verbose: bool,
+}
+
 /// `solve`: one deal, its verdict and moves.
 pub fn solve(
     game: GameKind,
@@ -23,7 +32,7 @@ pub fn solve(
     limits: &Limits,
     tactic: Option<Tactic>,
     threads: usize,
-    json: bool,
+    output: &Output,
 ) -> Result<ExitCode> {
     let (board, label) = load_board(game, source)?;
     let cancel = catch_ctrl_c()?;
@@ -47,13 +56,15 @@ pub fn solve(
         unconfirmed => anyhow!("{label}: {unconfirmed}"),
     })?;
     game.longest_line(&board, &mut report, &limits);
-    if json {
-        emit(format_args!("{}\n", report_json(game, &label, &report)))?;
-    } else {
-        emit(format_args!(
+    match output.json {
+        true => emit(format_args!(
+            "{}\n",
+            report_json(game, source, &label, &report)
+        ))?,
+        false => emit(format_args!(
             "{}",
-            report_text(game, &label, &report, &limits)
-        ))?;
+            report_text(game, &label, &report, &limits, output.verbose)
+        ))?,
     }
     if cancel.load(Ordering::Relaxed) {
         return Ok(ExitCode::from(130));
@@ -61,38 +72,56 @@ pub fn solve(
     Ok(ExitCode::SUCCESS)
 }
 
-fn report_json(game: GameKind, label: &str, report: &Report) -> serde_json::Value {
-    json!({
+/// Where a deal came from, as JSON fields: its number and kind, or the
+/// file it was read from.
+pub fn deal_json(source: &Source, label: &str) -> serde_json::Value {
+    match (source.deal, source.pysol) {
+        (Some(n), _) => json!({"deal": n, "source": "numbered"}),
+        (_, Some(n)) => json!({"deal": n, "source": "pysol"}),
+        _ => json!({"deal": null, "source": "file", "file": label}),
+    }
+}
+
+fn report_json(game: GameKind, source: &Source, label: &str, report: &Report) -> serde_json::Value {
+    let moves = |moves: &[Move]| moves.iter().map(Move::to_string).collect::<Vec<_>>();
+    let mut json = json!({
         "game": game.name(),
-        "deal": label,
         "verdict": report.verdict,
         "stop": report.stop,
-        "moves": report.moves.iter().map(Move::to_string).collect::<Vec<_>>(),
+        "moves": moves(&report.moves),
         "nodes": report.nodes,
         "turns": report.turns,
         "table_peak": report.table_peak,
         "table_bytes": report.table_bytes,
         "best": report.best,
-        "longest_line": report.longest_line.iter().map(Move::to_string).collect::<Vec<_>>(),
+        "longest_line": moves(&report.longest_line),
         "micros": report.elapsed.as_micros() as u64,
         "decided_by": report.decided_by.map(|tactic| tactic.to_string()),
-    })
+    });
+    if let (Some(fields), serde_json::Value::Object(deal)) =
+        (json.as_object_mut(), deal_json(source, label))
+    {
+        fields.extend(deal);
+    }
+    json
 }
 
 /// The text report: the moves, one a line, with everything else as `#`
 /// comments so the whole output is a valid move list.
-fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) -> String {
+fn report_text(
+    game: GameKind,
+    label: &str,
+    report: &Report,
+    limits: &Limits,
+    verbose: bool,
+) -> String {
     let mut out = format!("# {game}, {label}\n");
-    let by = match report.decided_by {
-        Some(tactic) => format!(", by {tactic}"),
-        None => String::new(),
-    };
     match report.verdict {
-        Verdict::Won => out += &format!("# won in {} moves{by}\n", report.moves.len()),
+        Verdict::Won => out += &format!("# won in {} moves\n", report.moves.len()),
         Verdict::Lost => {
             out += &format!(
-                "# lost: no line wins: every reachable position was searched{by}, but for \
-                 what {game}'s pruning proves no win needs: {}\n",
+                "# lost: no line of play wins. Every reachable position was searched, but \
+                 for those {game}'s pruning proves no win needs: {}\n",
                 game.pruning()
             )
         }
@@ -116,7 +145,10 @@ fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) ->
                 Some(search::Stop::Narrowed) => "",
                 _ => ", before the search ended",
             };
-            out += &format!("# unknown: {why}{before}\n");
+            out += &format!(
+                "# unknown: {why}{before}; {} cards home at best\n",
+                report.best
+            );
         }
     }
     for mv in &report.moves {
@@ -131,16 +163,22 @@ fn report_text(game: GameKind, label: &str, report: &Report, limits: &Limits) ->
             out += &format!("{mv}\n");
         }
     }
-    let turns = match report.turns {
-        1 => String::new(),
-        n => format!(" in {n} turns"),
-    };
+    if verbose {
+        let by = match report.decided_by {
+            Some(tactic) => format!("decided by tactic {tactic}, "),
+            None => String::new(),
+        };
+        out += &format!(
+            "# {by}{} turns; table peak {} positions ({}); best {} cards home\n",
+            report.turns,
+            HumanCount(report.table_peak as u64),
+            human_bytes(report.table_bytes),
+            report.best,
+        );
+    }
     out += &format!(
-        "# {} nodes{turns}, table peak {} positions ({}), best {} cards home, {:.3} s\n",
-        report.nodes,
-        report.table_peak,
-        human_bytes(report.table_bytes),
-        report.best,
+        "# {} positions searched in {:.3} s\n",
+        HumanCount(report.nodes),
         report.elapsed.as_secs_f64()
     );
     out

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 
 use patience::games::GameKind;
 use patience::notation::{self, Move};
@@ -12,8 +12,17 @@ use patience::reference::{self, Replay};
 use crate::input::{self, display_name, load_board, read_input};
 use crate::{Source, bad_input, emit};
 
+/// What `verify` prints besides its verdict.
+pub enum Show {
+    Verdict,
+    /// The board the moves reach, after the verdict.
+    Board,
+    /// The board at the start and after each move, then the verdict.
+    Steps,
+}
+
 /// `verify`: a move list replayed with the reference rules.
-pub fn verify(game: GameKind, source: &Source, moves_path: &Path, show: bool) -> Result<ExitCode> {
+pub fn verify(game: GameKind, source: &Source, moves_path: &Path, show: Show) -> Result<ExitCode> {
     let stdin = Path::new("-");
     if source.file.as_deref() == Some(stdin) && moves_path == stdin {
         return Err(bad_input(
@@ -49,8 +58,24 @@ pub fn verify(game: GameKind, source: &Source, moves_path: &Path, show: bool) ->
         }
     };
     match show {
-        true => emit(format_args!("# {verdict}\n{}", reached.to_text()))?,
-        false => emit(format_args!("{verdict}\n"))?,
+        Show::Verdict => emit(format_args!("{verdict}\n"))?,
+        Show::Board => emit(format_args!("# {verdict}\n{}", reached.to_text()))?,
+        Show::Steps => {
+            // Every move is legal: the replay above said so.
+            let mut board = board;
+            emit(format_args!("# the start\n{}", board.to_text()))?;
+            for (index, (_, mv)) in moves.iter().enumerate() {
+                game.rules()
+                    .play(&mut board, mv)
+                    .map_err(|reason| anyhow!("move {} '{mv}': {reason}", index + 1))?;
+                emit(format_args!(
+                    "\n# move {}: {mv}\n{}",
+                    index + 1,
+                    board.to_text()
+                ))?;
+            }
+            emit(format_args!("\n# {verdict}\n"))?;
+        }
     }
     Ok(code)
 }
