@@ -1676,14 +1676,14 @@ fn bench_prints_the_version_and_every_figure_of_its_game() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "bench v1, quick sets, 1 thread", "{out}");
     assert!(
-        lines[1].starts_with("all-in-a-row: numbered deals 1..20, at most "),
+        lines[1].starts_with("all-in-a-row: numbered deals 1..20, each at most "),
         "{out}"
     );
     for label in [
         "20 deals in ",
         " deals/s; ",
-        " nodes: ",
-        " nodes/s",
+        " positions: ",
+        " a second",
         "per deal: median ",
         ", worst ",
         "table peak: ",

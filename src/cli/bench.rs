@@ -4,6 +4,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
+use indicatif::HumanCount;
 
 use patience::bench::{self, Set, Size};
 use patience::games::GameKind;
@@ -51,15 +52,15 @@ pub fn run_bench(games: &[GameKind], size: Size, threads: usize, json: bool) -> 
 fn bench_text(s: &bench::Summary) -> String {
     let millis = |micros: u64| micros as f64 / 1000.0;
     format!(
-        "{}: numbered deals {}..{}, at most {} nodes and {} of table each\n  \
-         {} deals in {:.2} s: {:.1} deals/s; {} won, {} lost, {} unknown\n  \
-         {} nodes: {:.0} nodes/s\n  \
+        "{}: numbered deals {}..{}, each at most {} positions and {} of table\n  \
+         {} deals in {:.2} s: {:.0} deals/s; {} won, {} lost, {} unknown\n  \
+         {} positions: {} a second\n  \
          per deal: median {:.1} ms, worst {:.1} ms (deal {})\n  \
          table peak: {} positions, {}\n",
         s.game,
         s.first_deal,
         s.last_deal,
-        s.max_nodes,
+        HumanCount(s.max_nodes),
         human_bytes(s.memory),
         s.deals,
         s.seconds,
@@ -67,12 +68,12 @@ fn bench_text(s: &bench::Summary) -> String {
         s.won,
         s.lost,
         s.unknown,
-        s.nodes,
-        s.nodes_per_second,
+        HumanCount(s.nodes),
+        HumanCount(s.nodes_per_second as u64),
         millis(s.median_micros),
         millis(s.worst_micros),
         s.worst_deal,
-        s.table_peak,
+        HumanCount(s.table_peak as u64),
         human_bytes(s.table_bytes),
     )
 }
