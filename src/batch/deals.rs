@@ -112,6 +112,25 @@ pub fn parse_range(text: &str) -> Result<RangeInclusive<u64>, String> {
     Ok(range)
 }
 
+/// Splits a range into `parts` ranges of consecutive deals, as even as
+/// whole deals allow (the first ones a deal longer), for batches run apart
+/// (on other machines, say) and merged by `stats`. A range of fewer deals
+/// than `parts` gives one range a deal.
+pub fn split(range: &RangeInclusive<u64>, parts: u64) -> Vec<RangeInclusive<u64>> {
+    let deals = range.end() - range.start() + 1;
+    let parts = parts.clamp(1, deals);
+    let (size, longer) = (deals / parts, deals % parts);
+    let mut start = *range.start();
+    (0..parts)
+        .map(|part| {
+            let end = start + size - 1 + u64::from(part < longer);
+            let shard = start..=end;
+            start = end.wrapping_add(1);
+            shard
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +150,27 @@ mod tests {
                 .contains("split it")
         );
         assert_eq!(parse_range("1..100000000"), Ok(1..=100_000_000));
+    }
+
+    #[test]
+    fn a_range_splits_into_even_shards_that_cover_it() {
+        assert_eq!(split(&(1..=10), 3), [1..=4, 5..=7, 8..=10]);
+        assert_eq!(split(&(1..=1_000_000), 64).len(), 64);
+        assert_eq!(split(&(5..=6), 4), [5..=5, 6..=6]);
+        assert_eq!(split(&(7..=7), 0), [7..=7]);
+        let top = u64::MAX - 9..=u64::MAX;
+        let shards = split(&top, 3);
+        assert_eq!(shards.last(), Some(&(u64::MAX - 2..=u64::MAX)));
+        for range in [1..=100_000_000, 17..=1016] {
+            let shards = split(&range, 7);
+            assert_eq!(shards.first().map(|s| *s.start()), Some(*range.start()));
+            assert_eq!(shards.last().map(|s| *s.end()), Some(*range.end()));
+            for pair in shards.windows(2) {
+                assert_eq!(*pair[0].end() + 1, *pair[1].start());
+                let (a, b) = (pair[0].clone().count(), pair[1].clone().count());
+                assert!(a == b || a == b + 1, "{shards:?}");
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::sync::{Mutex, mpsc};
 
 use thiserror::Error;
 
-pub use deals::{Deals, MAX_DEALS, parse_range};
+pub use deals::{Deals, MAX_DEALS, parse_range, split};
 pub use out_file::{Opened, OutFile, OutFileError, Resume};
 
 use crate::board::Board;

@@ -1,6 +1,8 @@
 //! `batch` and `stats`: many deals into a file, and files into a win rate.
 
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -12,8 +14,9 @@ use serde_json::json;
 use patience::batch::{self, Batch, Deals, OutFile, OutFileError, Resume};
 use patience::row::Row;
 use patience::search::Verdict;
-use patience::stats::{self, Summary};
+use patience::stats::{self, Summary, Times};
 
+use crate::plot;
 use crate::progress::DealProgress;
 use crate::{bad_input, catch_ctrl_c, emit};
 
@@ -155,14 +158,88 @@ fn summary_json(s: &Summary) -> serde_json::Value {
     })
 }
 
-/// `stats`: the files' rows merged, a summary a game.
-pub fn run_stats(files: &[PathBuf], json: bool) -> Result<ExitCode> {
-    let (tally, notes) = stats::read_files(files).map_err(|e| bad_input(e.to_string()))?;
+/// `stats`: the files' rows merged, a summary a game; with `deals`, the
+/// deals of that range each game still lacks; with `plot`, the charts.
+pub fn run_stats(
+    files: &[PathBuf],
+    json: bool,
+    deals: Option<RangeInclusive<u64>>,
+    plot: Option<&Path>,
+) -> Result<ExitCode> {
+    let mut times: BTreeMap<String, Times> = BTreeMap::new();
+    let (tally, notes) = stats::read_files(files, |row| {
+        if plot.is_some() {
+            times.entry(row.game.clone()).or_default().add(row);
+        }
+    })
+    .map_err(|e| bad_input(e.to_string()))?;
     for note in &notes {
         eprintln!("note: {note}");
     }
-    print_summaries(&tally.summaries(), json)?;
+    let summaries = tally.summaries();
+    let missing: Vec<Vec<RangeInclusive<u64>>> = match &deals {
+        Some(range) => (summaries.iter())
+            .map(|s| stats::missing(tally.game(&s.game), range.clone()))
+            .collect(),
+        None => Vec::new(),
+    };
+    if json {
+        let list: Vec<_> = (summaries.iter().enumerate())
+            .map(|(i, s)| {
+                let mut json = summary_json(s);
+                if let Some(runs) = missing.get(i) {
+                    let runs: Vec<[u64; 2]> = runs.iter().map(|r| [*r.start(), *r.end()]).collect();
+                    json["missing"] = json!(runs);
+                }
+                json
+            })
+            .collect();
+        emit(format_args!("{}\n", serde_json::Value::Array(list)))?;
+    } else {
+        print_summaries(&summaries, false)?;
+        if let Some(range) = &deals {
+            for (s, runs) in summaries.iter().zip(&missing) {
+                emit(format_args!("{}\n", missing_text(&s.game, range, runs)))?;
+            }
+        }
+    }
+    if let Some(path) = plot {
+        let empty = Times::default();
+        let games: Vec<plot::Game> = (summaries.iter())
+            .map(|s| plot::Game {
+                name: &s.game,
+                verdicts: tally.game(&s.game).expect("a summary's game has verdicts"),
+                times: times.get(&s.game).unwrap_or(&empty),
+            })
+            .collect();
+        plot::plot(path, &games)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `raglan: 3 of deals 1..1000 missing: 17, 200..201`, the runs cut at
+/// twenty.
+fn missing_text(game: &str, range: &RangeInclusive<u64>, runs: &[RangeInclusive<u64>]) -> String {
+    /// Runs named at most.
+    const SHOWN: usize = 20;
+    let count: u64 = runs.iter().map(|r| r.end() - r.start() + 1).sum();
+    let (start, end) = (range.start(), range.end());
+    if runs.is_empty() {
+        return format!("{game}: none of deals {start}..{end} missing");
+    }
+    let mut shown: Vec<String> = (runs.iter().take(SHOWN))
+        .map(|r| match r.start() == r.end() {
+            true => r.start().to_string(),
+            false => format!("{}..{}", r.start(), r.end()),
+        })
+        .collect();
+    if runs.len() > SHOWN {
+        shown.push(format!("and {} more runs", runs.len() - SHOWN));
+    }
+    format!(
+        "{game}: {count} of deals {start}..{end} missing: {}",
+        shown.join(", ")
+    )
 }
 
 fn print_summaries(summaries: &[Summary], json: bool) -> Result<()> {

@@ -19,6 +19,7 @@ use patience::search::{Limits, Tactic};
 mod batch;
 mod bench;
 mod input;
+mod plot;
 mod progress;
 mod solve;
 mod units;
@@ -233,6 +234,33 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Also say which deals of this range (`A..B`) the files still
+        /// lack, game by game: the shards of a sweep still to run, or a
+        /// stopped one's rest.
+        #[arg(long, value_name = "RANGE", value_parser = patience::batch::parse_range)]
+        deals: Option<std::ops::RangeInclusive<u64>>,
+        /// Draw, per game, the win rate and its 95% interval as deals
+        /// accumulate in deal order, and the solve times by verdict, into
+        /// an SVG file.
+        #[arg(long, value_name = "OUT.svg")]
+        plot: Option<PathBuf>,
+    },
+    /// Split a range of deals into shards, one `A..B` a line, for batches
+    /// run apart and merged by `stats`, e.g. on several hosts with GNU
+    /// parallel:
+    ///
+    /// parallel --sshlogin host1,host2 patience batch GAME --deals {} --out
+    /// shard-{#}.csv ::: $(patience shards --deals 1..1000000 --parts 64)
+    ///
+    /// then `patience stats shard-*.csv`. A shard stopped on the way goes
+    /// on with `--resume`; `stats --deals` says what is still missing.
+    Shards {
+        /// The deals to split: `A..B` or one number.
+        #[arg(long, value_name = "RANGE", value_parser = patience::batch::parse_range)]
+        deals: std::ops::RangeInclusive<u64>,
+        /// How many shards (fewer if the range has fewer deals).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        parts: u64,
     },
 }
 
@@ -450,7 +478,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let size = if quick { Size::Quick } else { Size::Full };
             bench::run_bench(&games, size, threads, json)
         }
-        Command::Stats { files, json } => batch::run_stats(&files, json),
+        Command::Stats {
+            files,
+            json,
+            deals,
+            plot,
+        } => batch::run_stats(&files, json, deals, plot.as_deref()),
+        Command::Shards { deals, parts } => {
+            for shard in patience::batch::split(&deals, parts) {
+                emit(format_args!("{}..{}\n", shard.start(), shard.end()))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

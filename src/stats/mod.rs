@@ -5,7 +5,6 @@
 //! in two bits, so a summary of any number of rows takes memory for the
 //! deal numbers seen and nothing for the rows (see [`Verdicts`]).
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::File;
 use std::io::BufReader;
@@ -14,7 +13,13 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::row::{Item, RowError, Rows, Start};
+mod curves;
+mod verdicts;
+
+pub use curves::{Times, convergence, missing};
+pub use verdicts::{Tally, Verdicts};
+
+use crate::row::{Item, Row, RowError, Rows, Start};
 use crate::search::Verdict;
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -37,169 +42,14 @@ pub enum StatsError {
     },
 }
 
-/// Deal numbers a block of [`Verdicts`] covers.
-const BLOCK: u64 = 1024;
-/// Words of two bits a deal in a block.
-const WORDS: usize = (BLOCK * 2 / 64) as usize;
-
-/// One game's verdicts by deal number, two bits a deal.
-///
-/// Deal numbers are kept in blocks of 1024 consecutive numbers (256 bytes
-/// each), made as a deal of the block first comes: a range of `n` deals
-/// takes about `n / 4` bytes and a little more for the blocks' map (100M
-/// deals about 29 MB); scattered deals take a block each.
-#[derive(Clone, Debug, Default)]
-pub struct Verdicts {
-    blocks: ahash::AHashMap<u64, Box<[u64; WORDS]>>,
-    /// Deals won, lost and unknown.
-    counts: [u64; 3],
-}
-
-/// A verdict's two bits; 0 is no verdict.
-fn code(verdict: Verdict) -> u64 {
-    match verdict {
-        Verdict::Won => 1,
-        Verdict::Lost => 2,
-        Verdict::Unknown => 3,
-    }
-}
-
-fn from_code(code: u64) -> Option<Verdict> {
-    match code {
-        1 => Some(Verdict::Won),
-        2 => Some(Verdict::Lost),
-        3 => Some(Verdict::Unknown),
-        _ => None,
-    }
-}
-
-impl Verdicts {
-    /// Where a deal's two bits are: its block, word and shift.
-    fn place(deal: u64) -> (u64, usize, u32) {
-        let at = deal % BLOCK;
-        (deal / BLOCK, (at / 32) as usize, (at % 32 * 2) as u32)
-    }
-
-    pub fn get(&self, deal: u64) -> Option<Verdict> {
-        let (block, word, shift) = Verdicts::place(deal);
-        let words = self.blocks.get(&block)?;
-        from_code(words[word] >> shift & 3)
-    }
-
-    /// Sets or clears a deal's verdict.
-    pub fn set(&mut self, deal: u64, verdict: Option<Verdict>) {
-        let (block, word, shift) = Verdicts::place(deal);
-        let new = verdict.map_or(0, code);
-        let words = match (self.blocks.get_mut(&block), new) {
-            (Some(words), _) => words,
-            (None, 0) => return,
-            (None, _) => self.blocks.entry(block).or_insert(Box::new([0; WORDS])),
-        };
-        let old = words[word] >> shift & 3;
-        words[word] = words[word] & !(3 << shift) | new << shift;
-        if old != 0 {
-            self.counts[old as usize - 1] -= 1;
-        }
-        if new != 0 {
-            self.counts[new as usize - 1] += 1;
-        }
-    }
-
-    /// Records a deal's verdict from another row. A decided verdict
-    /// supersedes `unknown` (a longer run decided what a shorter one did
-    /// not); `unknown` adds nothing to a decided one; `won` against `lost`
-    /// is an error, holding the verdict already recorded.
-    pub fn merge(&mut self, deal: u64, verdict: Verdict) -> Result<(), Verdict> {
-        match self.get(deal) {
-            None | Some(Verdict::Unknown) => self.set(deal, Some(verdict)),
-            Some(held) if held == verdict || verdict == Verdict::Unknown => {}
-            Some(held) => return Err(held),
-        }
-        Ok(())
-    }
-
-    /// The counts as a summary of `game`.
-    pub fn summary(&self, game: &str) -> Summary {
-        let [won, lost, unknown] = self.counts;
-        Summary {
-            game: game.to_string(),
-            deals: won + lost + unknown,
-            won,
-            lost,
-            unknown,
-        }
-    }
-
-    /// The deals with a verdict, in no order.
-    pub fn deals(&self) -> impl Iterator<Item = (u64, Verdict)> + '_ {
-        self.blocks.iter().flat_map(|(&block, words)| {
-            (0..BLOCK).filter_map(move |at| {
-                let code = words[(at / 32) as usize] >> (at % 32 * 2) & 3;
-                from_code(code).map(|verdict| (block * BLOCK + at, verdict))
-            })
-        })
-    }
-
-    /// The bytes it holds on the heap, near enough: its blocks and the
-    /// map's slots (a key, a pointer and a control byte each).
-    pub fn heap_bytes(&self) -> usize {
-        self.blocks.len() * std::mem::size_of::<[u64; WORDS]>()
-            + self.blocks.capacity() * (2 * std::mem::size_of::<u64>() + 1)
-    }
-}
-
-/// Verdicts by game (the `game` column) and deal.
-#[derive(Clone, Debug, Default)]
-pub struct Tally {
-    games: BTreeMap<String, Verdicts>,
-}
-
-impl Tally {
-    /// See [`Verdicts::merge`].
-    pub fn merge(&mut self, game: &str, deal: u64, verdict: Verdict) -> Result<(), Verdict> {
-        match self.games.get_mut(game) {
-            Some(verdicts) => verdicts.merge(deal, verdict),
-            None => self
-                .games
-                .entry(game.to_string())
-                .or_default()
-                .merge(deal, verdict),
-        }
-    }
-
-    /// The verdicts of a game, if it has any rows.
-    pub fn game(&self, game: &str) -> Option<&Verdicts> {
-        self.games.get(game)
-    }
-
-    /// The verdicts of a game, made empty if it has none.
-    pub fn game_mut(&mut self, game: &str) -> &mut Verdicts {
-        self.games.entry(game.to_string()).or_default()
-    }
-
-    /// The games, by name.
-    pub fn games(&self) -> impl Iterator<Item = &str> {
-        self.games.keys().map(String::as_str)
-    }
-
-    /// One summary a game with deals, by name.
-    pub fn summaries(&self) -> Vec<Summary> {
-        (self.games.iter())
-            .map(|(game, verdicts)| verdicts.summary(game))
-            .filter(|summary| summary.deals > 0)
-            .collect()
-    }
-
-    pub fn heap_bytes(&self) -> usize {
-        self.games.values().map(Verdicts::heap_bytes).sum()
-    }
-}
-
-/// Reads batch files into one tally, a row at a time; rows of one deal
-/// merge as [`Verdicts::merge`] says. A last line cut off (a batch still
-/// writing it, or stopped mid-row) is left out, with a note saying so.
-/// Returns the tally and the notes.
-pub fn read_files(paths: &[PathBuf]) -> Result<(Tally, Vec<String>), StatsError> {
+/// Reads batch files into one tally, a row at a time, showing each row to
+/// `each` too; rows of one deal merge as [`Verdicts::merge`] says. A last
+/// line cut off (a batch still writing it, or stopped mid-row) is left
+/// out, with a note saying so. Returns the tally and the notes.
+pub fn read_files(
+    paths: &[PathBuf],
+    mut each: impl FnMut(&Row),
+) -> Result<(Tally, Vec<String>), StatsError> {
     let mut tally = Tally::default();
     let mut notes = Vec::new();
     for (index, path) in paths.iter().enumerate() {
@@ -220,6 +70,7 @@ pub fn read_files(paths: &[PathBuf]) -> Result<(Tally, Vec<String>), StatsError>
                 }
             };
             let row = &read.row;
+            each(row);
             tally
                 .merge(&row.game, row.deal, row.verdict)
                 .map_err(|held| StatsError::Conflict {
@@ -389,7 +240,7 @@ mod tests {
     /// The summaries of batch files holding `rows` each.
     fn summaries(rows: &[&str]) -> Result<Vec<Summary>, String> {
         let dir = TempDir::new().unwrap();
-        let (tally, _) = read_files(&files(&dir, rows)).map_err(|e| {
+        let (tally, _) = read_files(&files(&dir, rows), |_| ()).map_err(|e| {
             let dir = format!("{}/", dir.path().display());
             e.to_string().replace(&dir, "")
         })?;
@@ -465,30 +316,9 @@ mod tests {
     fn a_cut_off_last_line_is_left_out_and_said() {
         let dir = TempDir::new().unwrap();
         let paths = files(&dir, &["x,1,won,52,10,5,52\nx,2,lo"]);
-        let (tally, notes) = read_files(&paths).unwrap();
+        let (tally, notes) = read_files(&paths, |_| ()).unwrap();
         assert_eq!(counts(&tally.summaries()[0]), (1, 1, 0, 0));
         assert_eq!(notes.len(), 1);
         assert!(notes[0].contains("line 3 is cut off"), "{notes:?}");
-    }
-
-    #[test]
-    fn verdicts_keep_two_bits_a_deal() {
-        let mut verdicts = Verdicts::default();
-        let all = [Verdict::Won, Verdict::Lost, Verdict::Unknown];
-        for deal in 0..1_000_000u64 {
-            verdicts.set(deal * 3 % 1_000_000 + 5, Some(all[deal as usize % 3]));
-        }
-        assert_eq!((verdicts.get(4), verdicts.get(1_000_005)), (None, None));
-        // Deal 1_000_004 is set when 3d % 1_000_000 = 999_999: d = 333_333.
-        assert_eq!(verdicts.get(1_000_004), Some(Verdict::Won));
-        assert_eq!(
-            counts(&verdicts.summary("x")),
-            (1_000_000, 333_334, 333_333, 333_333)
-        );
-        verdicts.set(5, None);
-        assert_eq!(verdicts.summary("x").deals, 999_999);
-        assert_eq!(verdicts.deals().count(), 999_999);
-        let bytes = verdicts.heap_bytes();
-        assert!(bytes < 300_000, "{bytes} bytes for 1M deals");
     }
 }
