@@ -13,6 +13,7 @@ pub mod deal;
 pub mod game;
 pub mod games;
 pub mod notation;
+pub mod play;
 pub mod pysol;
 pub mod quote;
 pub mod reference;

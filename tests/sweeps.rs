@@ -186,7 +186,12 @@ fn stats_plots_the_win_rate_settling_and_the_solve_times() {
     // 299 with the rate of 189 won of 270 decided.
     let lines: Vec<_> = (document.descendants())
         .filter(|n| n.has_tag_name("polyline"))
-        .map(|n| n.attribute("points").unwrap_or_default().split_whitespace().count())
+        .map(|n| {
+            n.attribute("points")
+                .unwrap_or_default()
+                .split_whitespace()
+                .count()
+        })
         .collect();
     assert!(lines.contains(&270), "{lines:?}");
 }

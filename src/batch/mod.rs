@@ -21,8 +21,9 @@ pub use out_file::{Opened, OutFile, OutFileError, Resume};
 use crate::board::Board;
 use crate::game::Game;
 use crate::games::{DealNumber, GameKind};
+use crate::play::{self, Player};
 use crate::row::Row;
-use crate::search::{self, Limits, Planned, Report, Stop, Tables};
+use crate::search::{self, Limits, Planned, Report, Stop, Tables, Verdict};
 use crate::with_game;
 
 /// The `game` column for a game and a kind of deal number.
@@ -61,6 +62,29 @@ pub struct Batch {
     /// cards any line gets home rather than the most the search reached.
     /// All in a Row's batches take about half as long again.
     pub longest: bool,
+    /// Play each deal as this player instead of solving it (see
+    /// [`crate::play`]); the rows name the player in their `game` column.
+    pub player: Option<Playing>,
+}
+
+/// A player and the seed of its games (see [`crate::play::seed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Playing {
+    pub player: Player,
+    pub seed: u64,
+}
+
+impl Playing {
+    /// The `game` column of its rows: the player (and the seed, if not 0)
+    /// before the game's, as in `greedy:all-in-a-row` or
+    /// `random+3:pysol:all-in-a-row`, so that each player's rows form a
+    /// game of their own in `stats`.
+    pub fn column(self, game: &str) -> String {
+        match self.seed {
+            0 => format!("{}:{game}", self.player),
+            seed => format!("{}+{seed}:{game}", self.player),
+        }
+    }
 }
 
 /// A deal is hard once it has taken this share of its limits on one thread.
@@ -116,7 +140,10 @@ impl Batch {
         let (tx, rx) = mpsc::channel();
         std::thread::scope(|scope| {
             let worker = scope.spawn(move || {
-                pool.install(|| with_game!(self.game, G => self.solve_all::<G>(tx)))
+                pool.install(|| match self.player {
+                    Some(playing) => self.play_all(playing, tx),
+                    None => with_game!(self.game, G => self.solve_all::<G>(tx)),
+                })
             });
             let mut first_error = None;
             for news in rx {
@@ -153,12 +180,6 @@ impl Batch {
 
     fn solve_all<G: Planned>(&self, tx: mpsc::Sender<News>) -> Finished {
         let memory = self.limits.memory / self.threads.max(1);
-        let cancelled = || {
-            self.limits
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
-        };
         let sliced = self.share_hard
             && self.threads > 1
             && G::PLAN.beams.is_empty()
@@ -187,7 +208,7 @@ impl Batch {
                 false => Tables::new(memory),
             };
             while let Some(deal) = self.deals.at(next.fetch_add(1, Ordering::Relaxed)) {
-                if cancelled() {
+                if self.cancelled() {
                     return;
                 }
                 let Some(n) = deal else {
@@ -211,7 +232,7 @@ impl Batch {
         hard.sort_by_key(|&(n, _)| n);
         let mut finished = Finished::default();
         for (n, first) in hard {
-            if cancelled() {
+            if self.cancelled() {
                 break;
             }
             let limits = Limits {
@@ -234,13 +255,58 @@ impl Batch {
         finished
     }
 
-    fn dealt<G: Game>(&self, n: u64) -> (Board, G) {
+    /// Plays every deal as `playing` says, a deal a thread at a time.
+    fn play_all(&self, playing: Playing, tx: mpsc::Sender<News>) -> Finished {
+        let column = playing.column(&game_column(self.game, self.pysol));
+        let next = AtomicU64::new(0);
+        rayon::broadcast(|_| {
+            while let Some(deal) = self.deals.at(next.fetch_add(1, Ordering::Relaxed)) {
+                if self.cancelled() {
+                    return;
+                }
+                let Some(n) = deal else {
+                    continue;
+                };
+                let board = self.board(n);
+                let played = play::play(
+                    self.game,
+                    &board,
+                    playing.player,
+                    play::seed(n, playing.seed),
+                );
+                let row = Row {
+                    game: column.clone(),
+                    deal: n,
+                    verdict: match played.end {
+                        play::End::Won => Verdict::Won,
+                        _ => Verdict::Lost,
+                    },
+                    moves: played.moves.len(),
+                    nodes: played.positions,
+                    micros: played.elapsed.as_micros() as u64,
+                    best: played.cards_home,
+                };
+                drop(tx.send(News::Row(Ok(row))));
+            }
+        });
+        Finished::default()
+    }
+
+    fn cancelled(&self) -> bool {
+        (self.limits.cancel.as_ref()).is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// The board of deal `n`: numbered or PySolFC's.
+    fn board(&self, n: u64) -> Board {
         let number = match self.pysol {
             true => DealNumber::Pysol(n),
             false => DealNumber::Numbered(n),
         };
-        let board =
-            (self.game.deal(number)).expect("game numbers were checked before the batch started");
+        (self.game.deal(number)).expect("game numbers were checked before the batch started")
+    }
+
+    fn dealt<G: Game>(&self, n: u64) -> (Board, G) {
+        let board = self.board(n);
         let game = G::new(&board).expect("every dealt board is a valid position");
         (board, game)
     }
@@ -269,7 +335,6 @@ impl Batch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Verdict;
 
     #[test]
     fn a_batch_gives_one_row_per_deal() {
@@ -281,6 +346,7 @@ mod tests {
             threads: 2,
             share_hard: true,
             longest: false,
+            player: None,
         };
         let mut rows = Vec::new();
         batch.run(|row| rows.push(row)).unwrap();
@@ -309,6 +375,7 @@ mod tests {
             threads: 2,
             share_hard: true,
             longest,
+            player: None,
         };
         let rows = |batch: Batch| {
             let mut rows = Vec::new();
@@ -351,6 +418,7 @@ mod tests {
             threads: 2,
             share_hard: true,
             longest: false,
+            player: None,
         };
         let alone = |n, max_nodes| {
             let (_, game) = batch.dealt::<AllInARow>(n);
@@ -401,6 +469,7 @@ mod tests {
             threads: 2,
             share_hard: true,
             longest: false,
+            player: None,
         };
         let mut rows = Vec::new();
         assert_eq!(

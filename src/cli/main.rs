@@ -11,14 +11,16 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use patience::batch::{Batch, Deals, Resume};
+use patience::batch::{Batch, Deals, Playing, Resume};
 use patience::bench::Size;
 use patience::games::{DealNumber, GameKind};
+use patience::play::Player;
 use patience::search::{Limits, Tactic};
 
 mod batch;
 mod bench;
 mod input;
+mod play;
 mod plot;
 mod progress;
 mod solve;
@@ -132,6 +134,40 @@ enum Command {
         #[arg(long, conflicts_with = "board")]
         steps: bool,
     },
+    /// Play one deal as a player who sees only what a player at the table
+    /// sees: not the face-down cards (Alexandria), nor the stock's order
+    /// before it is drawn.
+    ///
+    /// The output is the moves played, valid input for `verify --moves`,
+    /// and how the game ended for the player: won, or lost with no move
+    /// left (a player never plays back to a position it has been in), or
+    /// given up after 2000 moves. Players: `random` (a random legal move,
+    /// seeded by the deal and --seed), `greedy` (a card home, the lowest
+    /// first; else the move that uncovers the most buried card; else a
+    /// draw), `lookahead-N` (the move whose best line of at most N moves
+    /// it can see through gets the most cards home; a line stops at a move
+    /// that turns up an unseen card), `sampler-K` (the move that wins the
+    /// most of K random deals of the unseen cards, each solved within
+    /// 20,000 positions; with no card unseen, the deal itself solved
+    /// exactly, so it wins whatever can be won). Ties go by the greedy
+    /// order.
+    #[command(
+        override_usage = "patience play [OPTIONS] <GAME> <DEAL|--pysol <N>|--file <PATH>> --player <PLAYER>"
+    )]
+    Play {
+        game: GameKind,
+        #[command(flatten)]
+        source: Source,
+        /// Who plays: random, greedy, lookahead-N or sampler-K.
+        #[arg(long, value_name = "PLAYER")]
+        player: Player,
+        /// The seed of the player's choices, mixed with the deal's number.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        seed: u64,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Solve a range of deals in parallel, one CSV row per deal.
     ///
     /// Rows are written as deals finish, with the columns
@@ -181,6 +217,15 @@ enum Command {
         /// long again; `solve` always does it.
         #[arg(long)]
         longest: bool,
+        /// Play each deal as this player instead of solving it (see
+        /// `play --help`): the rows name the player before the game, as in
+        /// `greedy:all-in-a-row`, so `stats` gives its win rate apart.
+        #[arg(long, value_name = "PLAYER")]
+        player: Option<Player>,
+        /// With --player, the seed of its choices (and of the random
+        /// player's moves); the rows of a seed other than 0 name it too.
+        #[arg(long, value_name = "N", default_value_t = 0, requires = "player")]
+        seed: u64,
         /// Solve every deal on one thread to its end, handing none to
         /// every thread and sharing no rollouts: more deals/s when many end
         /// `unknown`, and node counts under --max-nodes that repeat
@@ -426,6 +471,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             verify::verify(game, &source, &moves, show)
         }
+        Command::Play {
+            game,
+            source,
+            player,
+            seed,
+            json,
+        } => play::play(game, &source, player, seed, json),
         Command::Batch {
             game,
             deals,
@@ -436,6 +488,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             threads,
             side_by_side,
             longest,
+            player,
+            seed,
             limits,
             json,
             report_every,
@@ -449,6 +503,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 threads,
                 share_hard: !side_by_side,
                 longest,
+                player: player.map(|player| Playing { player, seed }),
             };
             batch.check().map_err(|e| bad_input(e.to_string()))?;
             let resume = match (resume, retry_unknown) {

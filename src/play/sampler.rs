@@ -1,0 +1,107 @@
+//! The sampling player ("hindsight optimisation", Bjarnason, Fern and
+//! Tadepalli, ICAPS 2009): at each choice it deals the cards it has not
+//! seen at random, `K` times, in ways it cannot tell from the real deal,
+//! solves each sample with the exact engine within a small node budget,
+//! and plays the first move of the most sample wins. With no card unseen
+//! (All in a Row, Raglan, or once a stock has been passed through) the one
+//! sample is the deal itself, solved within a far larger budget: the
+//! player then plays a win whenever the search finds one there (every
+//! win of All in a Row and Raglan's numbered deals so far).
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use crate::board::Board;
+use crate::games::GameKind;
+use crate::notation::Move;
+use crate::search::{Limits, Verdict};
+
+use super::greedy;
+use super::view::{View, choice};
+
+/// Positions each sample's search may expand.
+pub const SAMPLE_NODES: u64 = 20_000;
+/// Each sample's table.
+const SAMPLE_MEMORY: usize = 16 << 20;
+/// Positions the search of a deal with no card unseen may expand.
+pub const OPEN_NODES: u64 = 10_000_000;
+
+/// The sampling player's state between its choices: the winning line of
+/// a deal it saw whole, to follow.
+#[derive(Default)]
+pub struct Sampler {
+    plan: Vec<Move>,
+}
+
+impl Sampler {
+    /// The move among `moves` (the legal moves of `board`), and the
+    /// positions its searches expanded. `seed` makes the samples; the
+    /// samples are solved side by side, each on one thread, so the choice
+    /// is the same on any number of threads. Ties go by the greedy order;
+    /// with no sample won, the greedy move.
+    pub fn pick(
+        &mut self,
+        game: GameKind,
+        board: &Board,
+        view: View,
+        samples: u32,
+        seed: u64,
+        moves: &[Move],
+    ) -> (Option<Move>, u64) {
+        if let Some(&next) = self.plan.first()
+            && moves.contains(&next)
+        {
+            self.plan.remove(0);
+            return (Some(next), 0);
+        }
+        self.plan.clear();
+        if view.unseen(board).is_empty() {
+            let limits = Limits {
+                max_nodes: Some(OPEN_NODES),
+                ..Limits::default()
+            };
+            let report = game.solve(board, &limits);
+            let nodes = report.as_ref().map_or(0, |r| r.nodes);
+            if let Ok(report) = report
+                && report.verdict == Verdict::Won
+            {
+                self.plan = report.moves;
+                let first = self.plan.remove(0);
+                return (Some(first), nodes);
+            }
+            return (greedy::pick(board, moves), nodes);
+        }
+        let limits = Limits {
+            max_nodes: Some(SAMPLE_NODES),
+            memory: SAMPLE_MEMORY,
+            ..Limits::default()
+        };
+        let solved: Vec<(Option<Move>, u64)> = (0..samples.max(1))
+            .into_par_iter()
+            .map(|i| {
+                let mut rng = ChaCha8Rng::seed_from_u64(
+                    seed ^ u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                );
+                let sample = view.sample(board, &mut rng);
+                match game.solve(&sample, &limits) {
+                    Ok(report) if report.verdict == Verdict::Won => {
+                        (report.moves.first().map(choice), report.nodes)
+                    }
+                    Ok(report) => (None, report.nodes),
+                    Err(_) => (None, 0),
+                }
+            })
+            .collect();
+        let nodes = solved.iter().map(|(_, n)| n).sum();
+        let wins = |mv: &Move| {
+            solved
+                .iter()
+                .filter(|(won, _)| *won == Some(choice(mv)))
+                .count()
+        };
+        let best = (moves.iter().copied())
+            .min_by_key(|mv| (std::cmp::Reverse(wins(mv)), greedy::order(board, mv)));
+        (best, nodes)
+    }
+}
