@@ -28,8 +28,9 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+pub use crate::key::{SpareBitKey, TableKey};
 pub use plan::{Plan, Planned, same_level};
-pub use table::{SpareBitKey, Table, TableKey, Tables};
+pub use table::{Table, Tables};
 
 use crate::game::Game;
 use crate::notation;

@@ -24,7 +24,8 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
 use std::sync::{Arc, Mutex, PoisonError, RwLock, RwLockReadGuard};
 
-use super::table::{PROBES, TableKey, home_among, prefetch_slot};
+use super::table::{PROBES, home_among, prefetch_slot};
+use crate::key::TableKey;
 
 /// What a walk learns when it offers a position to the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
