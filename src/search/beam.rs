@@ -296,15 +296,15 @@ impl<G: Game> Beam<G> {
         let play = |(rollout, part): (&mut Rollout<G>, Range<usize>)| {
             let mut outcomes = Vec::with_capacity(part.len());
             for &(_, mv, child) in &todo[part] {
-                let mut helper = fork.fork(share);
-                outcomes.push(rolled_out(rollout, &mut helper, child, mv, earlier));
-                nodes.fetch_add(helper.nodes, Ordering::Relaxed);
-                best.fetch_max(helper.best, Ordering::Relaxed);
+                let mut forked = fork.fork(share);
+                outcomes.push(rolled_out(rollout, &mut forked, child, mv, earlier));
+                nodes.fetch_add(forked.nodes, Ordering::Relaxed);
+                best.fetch_max(forked.best, Ordering::Relaxed);
             }
             outcomes
         };
         let parts = parts_by_parent(todo, PARTS);
-        let outcomes: Vec<Vec<_>> = match search.helpers > 1 && parts.len() > 1 {
+        let outcomes: Vec<Vec<_>> = match search.threads > 1 && parts.len() > 1 {
             true => (self.parts.par_iter_mut())
                 .zip(parts.into_par_iter())
                 .map(play)

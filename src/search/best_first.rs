@@ -370,7 +370,7 @@ type Expanded<G> = Vec<Closed<<G as Game>::Move>>;
 
 /// The best-first search that the threads searching one deal share (see
 /// [`super::solve_parallel`]): one queue, one table of the positions
-/// queued (the crew's shared table, which says which thread first met a
+/// queued (the workers' shared table, which says which thread first met a
 /// position), and each thread's list of the positions it expanded.
 ///
 /// Each thread takes a lot of the best positions from the queue, expands

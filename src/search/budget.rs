@@ -1,5 +1,9 @@
-//! The count of nodes, the budget of a turn, and the checks that stop a
-//! search.
+//! The count of nodes, the end of a turn by its budget, and the checks of
+//! the limits, the clock, Ctrl-C and the other threads that stop a search.
+//!
+//! Every attempt counts each position it expands through [`Search`], and
+//! a rollout each position it plays through, so `--max-nodes` and a
+//! turn's budget hold whatever the tactic.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -20,21 +24,21 @@ pub(super) enum End<M> {
     OutOfNodes,
     /// The attempt filled the memory it may take besides its table.
     OutOfRoom,
-    /// A walk on a shared table that is crowded, one that may leave the
-    /// crew (see [`Crew::leave`]).
+    /// A shared walk that may leave unfinished met a crowded table (see
+    /// [`Workers::leave`](super::workers::Workers::leave)).
     Crowded,
 }
 
-/// Runs a turn with `allowance` nodes for all the turns of its tactic so
-/// far, `spent` of which the turns before took.
+/// Runs a turn with `budget` nodes for all the turns of its task so far,
+/// `spent` of which the turns before took.
 pub(super) fn budgeted<G: Game>(
     search: &mut Search<G>,
     spent: &mut u64,
-    allowance: u64,
+    budget: u64,
     run: impl FnOnce(&mut Search<G>) -> End<notation::Move>,
 ) -> End<notation::Move> {
     let before = search.nodes;
-    search.turn_end = before.saturating_add(allowance.saturating_sub(*spent));
+    search.turn_end = before.saturating_add(budget.saturating_sub(*spent));
     let end = run(search);
     *spent += search.nodes - before;
     end
@@ -51,15 +55,16 @@ pub(super) struct Search<'a, G: Game> {
     pub(super) best: u32,
     /// The node count at which this turn ends.
     pub(super) turn_end: u64,
-    /// Set when another thread decided the deal (see [`solve_parallel`]).
+    /// Set when another thread decided the deal (see
+    /// [`solve_parallel`](super::solve_parallel)).
     pub(super) halt: Option<&'a AtomicBool>,
-    /// Threads a beam may play its rollouts on (see [`beam`]).
-    pub(super) helpers: usize,
+    /// Threads a beam may play its rollouts on (see [`super::beam`]).
+    pub(super) threads: usize,
     /// `limits.max_nodes`, or a rollout's share of what is left of it on
-    /// a helper thread (see [`Search::fork`]).
+    /// another thread (see [`Search::fork`]).
     pub(super) max_nodes: Option<u64>,
-    /// `nodes` as last told to `limits.progress`; `None` on a helper
-    /// thread, whose nodes its parent search tells.
+    /// `nodes` as last told to `limits.progress`; `None` in a rollout on
+    /// another thread, whose nodes the search that forked it tells.
     pub(super) told: Option<u64>,
 }
 
@@ -74,20 +79,20 @@ impl<'a, G: Game> Search<'a, G> {
             best: 0,
             turn_end: u64::MAX,
             halt: None,
-            helpers: 1,
+            threads: 1,
             max_nodes: limits.max_nodes,
             told: Some(0),
         }
     }
 
-    /// A search for one rollout on a helper thread, counting its own
-    /// nodes, at most `share` of them: the shares of the rollouts played
-    /// at once add up to no more than what is left of the limit.
+    /// A search for one rollout on another thread, counting its own nodes,
+    /// at most `share` of them: the shares of the rollouts played at once
+    /// add up to no more than what is left of the limit.
     pub(super) fn fork(&self, share: Option<u64>) -> Search<'a, G> {
         Search {
             nodes: 0,
             best: 0,
-            helpers: 1,
+            threads: 1,
             max_nodes: share,
             told: None,
             ..*self
@@ -138,10 +143,10 @@ impl<'a, G: Game> Search<'a, G> {
     }
 
     /// Says whether the clock, Ctrl-C or another thread's verdict stops
-    /// the search. [`Search::count_step`] asks every so many nodes; a beam
-    /// that adds the nodes of its helpers' rollouts in one go asks after
-    /// each lot (see [`beam`]), as its count may jump over the multiples
-    /// it would stop at.
+    /// the search. [`Search::count_step`] asks every [`CHECK_EVERY`]
+    /// nodes; a beam that adds the nodes of its rollouts on other threads
+    /// in one go asks after each lot (see [`super::beam`]), as its count
+    /// may jump over the multiples it would stop at.
     pub(super) fn check(&self) -> Result<(), Stop> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Stop::Timeout);
@@ -157,7 +162,7 @@ impl<'a, G: Game> Search<'a, G> {
         Ok(())
     }
 
-    pub(super) fn at_max_nodes(&self) -> bool {
+    fn at_max_nodes(&self) -> bool {
         self.max_nodes.is_some_and(|max| self.nodes >= max)
     }
 

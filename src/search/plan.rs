@@ -69,46 +69,46 @@ pub trait Planned: Game {
     const PLAN: Plan;
 }
 
-/// How many times the turn's budget a best-first turn gets. Best-first
-/// search is the one that proves a loss, and in Raglan it finds most of
-/// the hard wins. Simulated as for `TURN_GROWTH`: 1.1, 20.2 and 10.3 s
-/// with 1; 1.0, 19.3 and 10.8 s with 2; 1.1, 18.8 and 11.0 s with 3.
+/// How many times the turn's budget a best-first turn gets: best-first
+/// search is the exhaustive tactic where a game has it, and in Raglan it
+/// finds most of the hard wins.
 const BEST_FIRST_WEIGHT: u64 = 2;
 
-/// How one attempt searches.
+/// A way to search a deal (see the terms in [`super`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tactic {
-    /// Best-first, with every move (see [`best_first`]).
+    /// Best-first, with every move (see [`super::best_first`]).
     BestFirst,
-    /// Depth-first at a level of narrowing.
+    /// Depth-first at a level of narrowing (see [`super::walk`]).
     Narrowed(u32),
     /// Depth-first with every move.
     Full,
     /// Best-first at a level of narrowing, each position scored by a
-    /// rollout from it (see [`rollout`]).
+    /// rollout from it (see [`super::rollout`]).
     Rollouts(u32),
-    /// A beam search at a level of narrowing (see [`beam`]).
+    /// A beam search at a level of narrowing (see [`super::beam`]).
     Beam(u32),
 }
 
 impl Tactic {
-    /// The tactics a game's searches take turns at: the one that can prove
-    /// a loss first, best-first where the game has it, then the narrowed
-    /// walks, then the searches by rollouts, then the beams.
+    /// The tactics a game's searches take turns at: the exhaustive one
+    /// first, best-first where the plan has it, else the full walk; then
+    /// the narrowed walks, then the beams.
     pub(super) fn all(plan: &Plan) -> Vec<Tactic> {
-        let prover = if plan.best_first {
+        let exhaustive = if plan.best_first {
             Tactic::BestFirst
         } else {
             Tactic::Full
         };
         let narrowed = plan.narrowings.iter().map(|&level| Tactic::Narrowed(level));
         let beams = plan.beams.iter().map(|&level| Tactic::Beam(level));
-        std::iter::once(prover)
+        std::iter::once(exhaustive)
             .chain(narrowed)
             .chain(beams)
             .collect()
     }
 
+    /// How many times the turn's budget this tactic's turns get.
     pub(super) fn weight(self, plan: &Plan) -> u64 {
         match self {
             Tactic::BestFirst => BEST_FIRST_WEIGHT,

@@ -1,16 +1,17 @@
-//! A tactic taking turns: its attempt, kept between turns, and its table.
+//! A task: one tactic in a thread's schedule, with its attempt, kept
+//! between its turns, and its table (see the terms in [`super`]).
 
 use super::beam::Beam;
 use super::best_first::{BestFirst, SharedBestFirst};
 use super::shared::SharedView;
 use super::walk::Walk;
-use super::workers::Crew;
+use super::workers::Workers;
 use super::{End, Search, Table, Tactic, budgeted};
 use crate::game::Game;
 use crate::key::TableKey;
 use crate::notation;
 
-/// One tactic's search, kept between its turns.
+/// A tactic's search of the deal, kept between its turns.
 pub(super) enum Attempt<G: Game> {
     Walk(Walk<G>),
     BestFirst(BestFirst<G>),
@@ -18,27 +19,28 @@ pub(super) enum Attempt<G: Game> {
     Beam(Beam<G>),
 }
 
-/// A tactic in the rotation: its attempt, begun at its first turn, and
+/// A tactic in the schedule: its attempt, begun at its first turn, and
 /// the table it has to itself.
-pub(super) struct Entrant<G: Game> {
+pub(super) struct Task<G: Game> {
     pub(super) tactic: Tactic,
-    pub(super) attempt: Option<Attempt<G>>,
+    attempt: Option<Attempt<G>>,
     /// Nodes its turns took so far.
-    pub(super) spent: u64,
+    spent: u64,
+    /// Its table's index among the thread's tables.
     pub(super) table: usize,
-    /// Whether it is the crew's prover, shared by its threads: one of the
-    /// full walks on the crew's table, or a thread's part in the crew's
-    /// best-first search (see [`solve_parallel`]); it then has no table
-    /// of its own.
+    /// Whether it is this thread's part in the exhaustive tactic the
+    /// workers share: one of the full walks on their table, or a part in
+    /// their best-first search (see [`super::workers`]); it then has no
+    /// table of its own.
     pub(super) shared: bool,
-    /// Whether, shared, it stops to ask to leave the crew once the table
-    /// is crowded (see [`Crew::leave`]).
+    /// Whether, shared, it stops to ask to leave unfinished once the table
+    /// is crowded (see [`Workers::leave`]).
     pub(super) may_leave: bool,
 }
 
-impl<G: Game> Entrant<G> {
-    pub(super) fn new(tactic: Tactic, table: usize) -> Entrant<G> {
-        Entrant {
+impl<G: Game> Task<G> {
+    pub(super) fn new(tactic: Tactic, table: usize) -> Task<G> {
+        Task {
             tactic,
             attempt: None,
             spent: 0,
@@ -48,49 +50,49 @@ impl<G: Game> Entrant<G> {
         }
     }
 
-    /// The crew's prover, `tactic`, on one of its threads.
-    pub(super) fn sharing(tactic: Tactic, may_leave: bool) -> Entrant<G> {
-        Entrant {
+    /// This thread's part in the exhaustive tactic the workers share.
+    pub(super) fn sharing(tactic: Tactic, may_leave: bool) -> Task<G> {
+        Task {
             shared: true,
             may_leave,
-            ..Entrant::new(tactic, usize::MAX)
+            ..Task::new(tactic, usize::MAX)
         }
     }
 
-    /// Takes a turn, as [`Entrant::turn`] does, at the crew's prover: a
-    /// full walk on the crew's table, or this thread's part in the crew's
-    /// best-first search.
+    /// Takes a turn, as [`Task::turn`] does, at this thread's part in the
+    /// exhaustive tactic of the workers: a full walk on their table, or a
+    /// part in their best-first search.
     pub(super) fn turn_shared(
         &mut self,
         search: &mut Search<G>,
-        crew: &Crew<G>,
-        thread: usize,
-        allowance: u64,
+        workers: &Workers<G>,
+        worker: usize,
+        budget: u64,
         room: usize,
     ) -> End<notation::Move> {
-        let path_cap = room.min(search.plan.max_path_bytes);
-        let mut view = SharedView::new(&crew.table);
+        let walk_room = room.min(search.plan.max_path_bytes);
+        let mut view = SharedView::new(&workers.table);
         let attempt = self.attempt.get_or_insert_with(|| match self.tactic {
-            Tactic::BestFirst => Attempt::SharedBestFirst(SharedBestFirst::new(thread, room)),
+            Tactic::BestFirst => Attempt::SharedBestFirst(SharedBestFirst::new(worker, room)),
             _ => {
                 let root = search.game.initial();
                 let key = search.game.key(&root);
                 view.visit(key, key.table_hash());
-                Attempt::Walk(Walk::sharing(root, key, path_cap))
+                Attempt::Walk(Walk::sharing(root, key, walk_room))
             }
         });
         match attempt {
             Attempt::Walk(walk) => {
-                walk.path_cap = path_cap;
+                walk.room = walk_room;
                 walk.leave_when_crowded = self.may_leave;
-                budgeted(search, &mut self.spent, allowance, |search| {
+                budgeted(search, &mut self.spent, budget, |search| {
                     walk.resume(search, &mut view)
                 })
             }
             Attempt::SharedBestFirst(best_first) => {
-                let frontier = crew.frontier.as_ref().expect("made with the frontier");
+                let frontier = workers.frontier.as_ref().expect("made with the frontier");
                 best_first.room = room;
-                budgeted(search, &mut self.spent, allowance, |search| {
+                budgeted(search, &mut self.spent, budget, |search| {
                     best_first.resume(search, frontier, &mut view)
                 })
             }
@@ -98,25 +100,26 @@ impl<G: Game> Entrant<G> {
         }
     }
 
-    /// Leaves the crew's best-first search, if this is this thread's part
+    /// Leaves the workers' best-first search, if this is this thread's part
     /// in it (see [`SharedBestFirst::quit`]).
-    pub(super) fn quit(&mut self, crew: &Crew<G>) {
+    pub(super) fn quit(&mut self, workers: &Workers<G>) {
         if let (Some(Attempt::SharedBestFirst(part)), Some(frontier)) =
-            (&mut self.attempt, &crew.frontier)
+            (&mut self.attempt, &workers.frontier)
         {
-            part.quit(frontier, &crew.table);
+            part.quit(frontier, &workers.table);
         }
     }
 
-    /// Takes a turn with `allowance` nodes for all its turns so far.
+    /// Takes a turn with `budget` nodes for all its turns so far, in its
+    /// own `table`, the attempt taking at most `room` bytes besides.
     pub(super) fn turn(
         &mut self,
         search: &mut Search<G>,
         table: &mut Table<G::Key>,
-        allowance: u64,
+        budget: u64,
         room: usize,
     ) -> End<notation::Move> {
-        let path_cap = room.min(search.plan.max_path_bytes);
+        let walk_room = room.min(search.plan.max_path_bytes);
         let rollout_level = search.plan.rollout_level;
         let attempt = self.attempt.get_or_insert_with(|| {
             let root = search.game.initial();
@@ -131,21 +134,21 @@ impl<G: Game> Entrant<G> {
                     rollout_level(level),
                     room,
                 )),
-                Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, path_cap)),
-                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, path_cap)),
+                Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, walk_room)),
+                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, walk_room)),
                 Tactic::Beam(level) => {
                     Attempt::Beam(Beam::new(root, level, rollout_level(level), room))
                 }
             }
         });
-        // The room grows when the tactic inherits the tables of others.
+        // The room grows when the task inherits the tables of others.
         match attempt {
-            Attempt::Walk(walk) => walk.path_cap = path_cap,
+            Attempt::Walk(walk) => walk.room = walk_room,
             Attempt::BestFirst(best_first) => best_first.room = room,
             Attempt::Beam(beam) => beam.room = room,
             Attempt::SharedBestFirst(_) => unreachable!("a shared attempt takes shared turns"),
         }
-        budgeted(search, &mut self.spent, allowance, |search| match attempt {
+        budgeted(search, &mut self.spent, budget, |search| match attempt {
             Attempt::Walk(walk) => walk.resume(search, table),
             Attempt::BestFirst(best_first) => best_first.resume(search, table),
             Attempt::Beam(beam) => beam.resume(search, table),

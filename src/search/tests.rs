@@ -2,32 +2,32 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
 use super::best_first::{BestFirst, Frontier, SharedBestFirst};
-use super::memory::Purse;
-use super::rounds::BESIDE_FROM;
+use super::memory::MemoryShare;
+use super::rounds::PARALLEL_BEAM_FROM;
 use super::shared::{self, SharedTable, SharedView};
-use super::workers::{Crew, Walks};
+use super::workers::{WalkEnds, Workers};
 use super::*;
 use crate::board::{Board, BoardError};
 use crate::game::{Ask, Game};
 use crate::notation;
 
-/// A walk over positions `0..=last`, won at `goal` if there is one. On
+/// A track of positions `0..=last`, won at `goal` if there is one. On
 /// a line it steps either way; on a ring only forward, from `last` back
 /// to 0. Narrowed searches may not step forward from `wall`.
 /// With `BEST` set, the search tries best-first first, scoring a
 /// position by how far along the line or ring it is. With `FREE` set,
 /// rollouts make every move (see [`Plan::rollout_level`]). With
 /// `ROUND` set, the turns' budget grows once a round.
-struct Walk<const BEST: bool = false, const FREE: bool = false, const ROUND: bool = false> {
+struct Track<const BEST: bool = false, const FREE: bool = false, const ROUND: bool = false> {
     last: u64,
     goal: Option<u64>,
     wall: Option<u64>,
     ring: bool,
 }
 
-impl<const BEST: bool, const FREE: bool, const ROUND: bool> Walk<BEST, FREE, ROUND> {
-    fn line(last: u64, goal: u64, wall: u64) -> Walk<BEST, FREE, ROUND> {
-        Walk {
+impl<const BEST: bool, const FREE: bool, const ROUND: bool> Track<BEST, FREE, ROUND> {
+    fn line(last: u64, goal: u64, wall: u64) -> Track<BEST, FREE, ROUND> {
+        Track {
             last,
             goal: Some(goal),
             wall: Some(wall),
@@ -36,8 +36,8 @@ impl<const BEST: bool, const FREE: bool, const ROUND: bool> Walk<BEST, FREE, ROU
     }
 
     /// Positions `0..=last` on a ring, with no goal and no wall.
-    fn ring(last: u64) -> Walk<BEST, FREE, ROUND> {
-        Walk {
+    fn ring(last: u64) -> Track<BEST, FREE, ROUND> {
+        Track {
             last,
             goal: None,
             wall: None,
@@ -51,7 +51,7 @@ const fn free_level(_: u32) -> u32 {
     0
 }
 
-impl<const BEST: bool, const FREE: bool, const ROUND: bool> Planned for Walk<BEST, FREE, ROUND> {
+impl<const BEST: bool, const FREE: bool, const ROUND: bool> Planned for Track<BEST, FREE, ROUND> {
     const PLAN: Plan = Plan {
         best_first: BEST,
         narrowings: &[1, 2],
@@ -62,13 +62,13 @@ impl<const BEST: bool, const FREE: bool, const ROUND: bool> Planned for Walk<BES
     };
 }
 
-impl<const BEST: bool, const FREE: bool, const ROUND: bool> Game for Walk<BEST, FREE, ROUND> {
+impl<const BEST: bool, const FREE: bool, const ROUND: bool> Game for Track<BEST, FREE, ROUND> {
     const ACYCLIC: bool = false;
     type State = u64;
     type Key = u64;
     type Move = u64;
 
-    fn new(_: &Board) -> Result<Walk<BEST, FREE, ROUND>, BoardError> {
+    fn new(_: &Board) -> Result<Track<BEST, FREE, ROUND>, BoardError> {
         Err(BoardError::whole("a walk is built by hand"))
     }
     fn initial(&self) -> u64 {
@@ -110,7 +110,7 @@ impl<const BEST: bool, const FREE: bool, const ROUND: bool> Game for Walk<BEST, 
     }
 }
 
-fn solve_walk(walk: Walk, memory: usize) -> Report {
+fn solve_walk(walk: Track, memory: usize) -> Report {
     solve(&walk, &Limits::default(), &mut Tables::new(memory))
 }
 
@@ -121,7 +121,7 @@ fn turns_take_each_attempt_up_where_it_stopped() {
     // and is dropped with level 1; the full walk goes on from where it
     // stopped to the goal, 350 nodes later. Starting it afresh would
     // take 450.
-    let report = solve_walk(Walk::line(500, 450, 300), 1 << 20);
+    let report = solve_walk(Track::line(500, 450, 300), 1 << 20);
     assert_eq!(report.verdict, Verdict::Won);
     assert_eq!(report.turns, 4);
     assert_eq!(report.nodes, 100 + 300 + 301 + 350);
@@ -134,7 +134,7 @@ fn turns_grow_by_round_when_the_game_asks() {
     // then the full walk, with 900, goes on from 300 to the goal at
     // 450. Growing at every turn, the second walk's 300 and the third's
     // 900 would have ended both at the wall (4 turns, 1051 nodes).
-    let walk: Walk<false, false, true> = Walk::line(500, 450, 300);
+    let walk: Track<false, false, true> = Track::line(500, 450, 300);
     let report = solve(&walk, &Limits::default(), &mut Tables::new(1 << 20));
     assert_eq!(report.verdict, Verdict::Won);
     assert_eq!(report.turns, 7);
@@ -143,19 +143,19 @@ fn turns_grow_by_round_when_the_game_asks() {
 
 #[test]
 fn a_narrowed_walk_that_ends_proves_nothing() {
-    let report = solve_walk(Walk::line(500, 600, 300), 1 << 20);
+    let report = solve_walk(Track::line(500, 600, 300), 1 << 20);
     assert_eq!(report.verdict, Verdict::Lost);
     assert_eq!(report.nodes, 100 + 300 + 301 + 401, "the full walk decides");
 }
 
-fn solve_guided(walk: Walk<true>) -> Report {
+fn solve_guided(walk: Track<true>) -> Report {
     solve(&walk, &Limits::default(), &mut Tables::new(1 << 20))
 }
 
 #[test]
 fn a_best_first_attempt_comes_first_and_makes_every_move() {
     // The wall that stops the narrowed walks does not stop it.
-    let report = solve_guided(Walk::line(50, 40, 20));
+    let report = solve_guided(Track::line(50, 40, 20));
     assert_eq!(report.verdict, Verdict::Won);
     assert_eq!(report.turns, 1);
     assert_eq!(report.moves.len(), 0, "a walk's moves print as nothing");
@@ -163,7 +163,7 @@ fn a_best_first_attempt_comes_first_and_makes_every_move() {
 
 #[test]
 fn a_best_first_attempt_that_expands_everything_proves_a_loss() {
-    let report = solve_guided(Walk::line(50, 60, 20));
+    let report = solve_guided(Track::line(50, 60, 20));
     assert_eq!(report.verdict, Verdict::Lost);
     assert_eq!(report.turns, 1);
 }
@@ -175,7 +175,7 @@ fn best_first_has_twice_the_nodes_and_takes_turns_with_narrowed_walks() {
     // round; both are dropped once the round is over, and best-first,
     // with 5400 nodes, goes on from where it stopped to expand 1500
     // positions in all, the last one's child being the goal.
-    let report = solve_guided(Walk::line(5000, 1500, 20));
+    let report = solve_guided(Track::line(5000, 1500, 20));
     assert_eq!(report.verdict, Verdict::Won);
     assert_eq!(report.turns, 4);
     assert_eq!(report.nodes, 1500 + 21 + 21);
@@ -183,7 +183,7 @@ fn best_first_has_twice_the_nodes_and_takes_turns_with_narrowed_walks() {
 
 #[test]
 fn a_best_first_attempt_past_its_memory_gives_up() {
-    let walk: Walk<true> = Walk::line(100_000, 100_000, 0);
+    let walk: Track<true> = Track::line(100_000, 100_000, 0);
     let limits = Limits::default();
     let mut search = Search::new(&walk, &Plan::FULL_WALK, &limits);
     let mut table = Table::new(1 << 20);
@@ -210,7 +210,7 @@ fn a_tactic_is_named_as_tactic_takes_it() {
 #[test]
 fn the_tactics_share_the_tables_cap() {
     let mut tables = Tables::<u64>::new(1 << 20);
-    let walk: Walk = Walk::line(500, 450, 300);
+    let walk: Track = Track::line(500, 450, 300);
     let report = solve(&walk, &Limits::default(), &mut tables);
     assert_eq!(tables.split(3).len(), 3, "one table a tactic");
     assert!(report.table_bytes <= 1 << 20);
@@ -224,7 +224,7 @@ fn a_path_longer_than_the_cap_stops_each_walk_in_turn() {
     // 1 MiB table allows, less than a 1 GiB one. The full walk gives
     // up first, and the narrowed ones, free of their wall here, go on
     // until they give up too.
-    let long = || Walk::line(1_000_000, 1_000_000, 1_000_000);
+    let long = || Track::line(1_000_000, 1_000_000, 1_000_000);
     let cramped = solve_walk(long(), 1 << 20);
     assert_eq!(cramped.verdict, Verdict::Unknown);
     assert_eq!(cramped.stop, Some(Stop::Memory));
@@ -244,13 +244,13 @@ fn a_path_longer_than_the_cap_stops_each_walk_in_turn() {
     assert_eq!(solve_walk(long(), 1 << 30).verdict, Verdict::Won);
 }
 
-/// A crew's walks that all run out of room say so, on one thread as on
+/// Shared walks that all run out of room say so, on one thread as on
 /// two: the one walk that may leave unfinished leaves no walk that can
 /// prove a loss when it is alone.
 #[test]
 fn shared_walks_out_of_room_stop_for_memory() {
     for threads in [1, 2] {
-        let long = Walk::line(1_000_000, 1_000_000, 1_000_000);
+        let long = Track::line(1_000_000, 1_000_000, 1_000_000);
         let report = solve_walk_on(long, threads, 1 << 20);
         assert_eq!(report.verdict, Verdict::Unknown);
         assert_eq!(report.stop, Some(Stop::Memory), "{threads} threads");
@@ -283,7 +283,7 @@ fn a_beam_beside_a_walk_decides_as_after_it() {
                 &Limits::default(),
                 &mut tables,
                 tactics,
-                BESIDE_FROM,
+                PARALLEL_BEAM_FROM,
                 None,
             )
         };
@@ -300,7 +300,7 @@ fn a_narrowed_walk_goes_on_to_win_when_the_full_walk_is_out_of_room() {
     // positions deep (its vectors double there), short of the goal.
     // The first walk to get that deep gives up, and the two left,
     // free of their wall here, get 150 MiB each and go on to win.
-    let report = solve_walk(Walk::line(9_000_000, 1_500_000, 9_000_000), 300 << 20);
+    let report = solve_walk(Track::line(9_000_000, 1_500_000, 9_000_000), 300 << 20);
     assert_eq!(report.verdict, Verdict::Won, "{:?}", report.stop);
 }
 
@@ -311,7 +311,7 @@ fn a_narrowed_walk_goes_on_to_win_when_the_full_walk_is_out_of_room() {
 /// and the attempt would run on to the ring's end past its 4 KiB.
 #[test]
 fn a_search_led_by_rollouts_past_its_memory_gives_up() {
-    let ring: Walk = Walk::ring(2046);
+    let ring: Track = Track::ring(2046);
     let limits = Limits::default();
     let mut search = Search::new(&ring, &Plan::FULL_WALK, &limits);
     let mut table = Table::new(1 << 20);
@@ -323,7 +323,7 @@ fn a_search_led_by_rollouts_past_its_memory_gives_up() {
     ));
 }
 
-fn solve_by_rollouts(walk: Walk, max_nodes: Option<u64>) -> Report {
+fn solve_by_rollouts(walk: Track, max_nodes: Option<u64>) -> Report {
     let limits = Limits {
         max_nodes,
         ..Limits::default()
@@ -340,7 +340,7 @@ fn solve_by_rollouts(walk: Walk, max_nodes: Option<u64>) -> Report {
 fn a_rollout_that_wins_ends_the_search_with_its_line() {
     // The start is expanded (1 node); the rollout from its one child
     // plays forward through positions 1 to 15 (15 nodes), the goal.
-    let report = solve_by_rollouts(Walk::line(50, 15, 20), None);
+    let report = solve_by_rollouts(Track::line(50, 15, 20), None);
     assert_eq!(report.verdict, Verdict::Won);
     assert_eq!(report.nodes, 16);
     assert_eq!(report.best, 15);
@@ -349,7 +349,7 @@ fn a_rollout_that_wins_ends_the_search_with_its_line() {
 #[test]
 fn rollouts_that_run_dry_prove_nothing() {
     // Narrowed, the rollouts and the search stop at the wall.
-    let report = solve_by_rollouts(Walk::line(50, 40, 20), None);
+    let report = solve_by_rollouts(Track::line(50, 40, 20), None);
     assert_eq!(report.verdict, Verdict::Unknown);
     assert_eq!(report.stop, Some(Stop::Narrowed));
     assert_eq!(report.best, 20);
@@ -365,7 +365,7 @@ fn rollouts_that_run_dry_prove_nothing() {
 /// further: the hint's score is not always the child's own).
 #[test]
 fn a_child_on_its_parents_rollout_takes_its_score_without_one() {
-    let report = solve_by_rollouts(Walk::line(50, 40, 20), None);
+    let report = solve_by_rollouts(Track::line(50, 40, 20), None);
     assert_eq!(report.stop, Some(Stop::Narrowed));
     assert_eq!(report.nodes, 21 + 20 + 11 + 2);
 }
@@ -374,7 +374,7 @@ fn a_child_on_its_parents_rollout_takes_its_score_without_one() {
 /// play at the level the game asks for: every move, past the wall.
 #[test]
 fn rollouts_play_at_the_games_rollout_level() {
-    let walk: Walk<false, true> = Walk::line(50, 40, 20);
+    let walk: Track<false, true> = Track::line(50, 40, 20);
     let mut tables = Tables::new(1 << 20);
     let report = solve_alone(&walk, &Limits::default(), &mut tables, Tactic::Rollouts(1));
     assert_eq!(report.verdict, Verdict::Won);
@@ -383,7 +383,7 @@ fn rollouts_play_at_the_games_rollout_level() {
 
 #[test]
 fn a_rollout_stops_at_the_node_limit() {
-    let report = solve_by_rollouts(Walk::line(50, 15, 20), Some(10));
+    let report = solve_by_rollouts(Track::line(50, 15, 20), Some(10));
     assert_eq!(report.verdict, Verdict::Unknown);
     assert_eq!(report.stop, Some(Stop::MaxNodes));
     assert_eq!(report.nodes, 10);
@@ -395,11 +395,11 @@ fn a_rollout_stops_at_the_node_limit() {
 /// again and again, until the path outgrew its cap.
 #[test]
 fn the_path_guard_ends_a_cycle_the_table_forgot() {
-    let ring = Walk::ring(199_999);
+    let ring = Track::ring(199_999);
     let report = solve_walk(ring, 64 << 10);
     assert_eq!(report.verdict, Verdict::Lost, "{:?}", report.stop);
 }
-fn solve_walk_on(walk: Walk, threads: usize, memory: usize) -> Report {
+fn solve_walk_on(walk: Track, threads: usize, memory: usize) -> Report {
     let limits = Limits {
         memory,
         ..Limits::default()
@@ -418,7 +418,7 @@ fn a_search_tells_how_far_it_got() {
             progress: Some(progress.clone()),
             ..Limits::default()
         };
-        let line = Walk::<true>::line(50_000, 60_000, 50_000);
+        let line = Track::<true>::line(50_000, 60_000, 50_000);
         let report = match threads {
             1 => solve(&line, &limits, &mut Tables::new(limits.memory)),
             _ => solve_parallel(&line, &limits, threads, None),
@@ -437,9 +437,9 @@ fn a_search_tells_how_far_it_got() {
 #[test]
 fn walks_on_several_threads_find_the_goal_or_prove_there_is_none() {
     for threads in [2, 3, 4] {
-        let won = solve_walk_on(Walk::line(5000, 4000, 5000), threads, 1 << 20);
+        let won = solve_walk_on(Track::line(5000, 4000, 5000), threads, 1 << 20);
         assert_eq!(won.verdict, Verdict::Won);
-        let lost = solve_walk_on(Walk::line(5000, 6000, 5000), threads, 1 << 20);
+        let lost = solve_walk_on(Track::line(5000, 6000, 5000), threads, 1 << 20);
         assert_eq!(lost.verdict, Verdict::Lost);
         assert!(lost.nodes >= 5001, "every position expanded");
     }
@@ -449,7 +449,7 @@ fn walks_on_several_threads_find_the_goal_or_prove_there_is_none() {
 /// on two threads sharing the small table.
 #[test]
 fn the_path_guard_ends_a_cycle_the_shared_table_forgot() {
-    let ring = Walk::ring(199_999);
+    let ring = Track::ring(199_999);
     let report = solve_walk_on(ring, 2, 64 << 10);
     assert_eq!(report.verdict, Verdict::Lost, "{:?}", report.stop);
 }
@@ -461,98 +461,90 @@ fn the_node_limit_counts_every_thread() {
         max_nodes: Some(3001),
         ..Limits::default()
     };
-    let line: Walk = Walk::line(1_000_000, 900_000, 1_000_000);
+    let line: Track = Track::line(1_000_000, 900_000, 1_000_000);
     let report = solve_parallel(&line, &limits, 2, None);
     assert_eq!(report.stop, Some(Stop::MaxNodes));
     assert!(report.nodes <= 3001, "{}", report.nodes);
 }
 
-/// A crew of `walkers` walks of the test game, its table capped at
-/// 64 KiB.
-fn crew(walkers: usize) -> Crew<Walk> {
-    Crew {
-        threads: walkers,
-        prover: Some(Tactic::Full),
-        walkers,
+/// The workers of `walks` shared walks of the test game, their table
+/// capped at 64 KiB.
+fn workers(walks: usize) -> Workers<Track> {
+    Workers {
+        threads: walks,
+        shared_tactic: Some(Tactic::Full),
+        shared_walks: walks,
         table: SharedTable::new(1 << 16),
         frontier: None,
-        walks: Mutex::new(Walks::default()),
-        seats: AtomicUsize::new(0),
+        walk_ends: Mutex::new(WalkEnds::default()),
+        started: AtomicUsize::new(0),
         halt: AtomicBool::new(false),
         narrowed_ended: AtomicU32::new(0),
     }
 }
 
-/// A thread's own tables and the crew's never hold more than its
-/// share: the crew takes the share of each table that ends, up to as
-/// much as each left has, and the whole once none is; but not a part
-/// too small for its table to grow into, until the last.
+/// A thread's own tables and the workers' table never hold more than its
+/// share: the workers' table takes the share of each table that ends, up
+/// to as much as each left has, and the whole once none is; but not a
+/// part too small for its table to grow into, until the last.
 #[test]
-fn a_thread_gives_the_crew_the_share_of_its_tables_that_end() {
+fn a_thread_gives_the_workers_the_share_of_its_tables_that_end() {
     const MIB: usize = 1 << 20;
-    let purse = |cap: usize, each: usize| Purse {
-        cap: cap * MIB,
-        given: 0,
-        each: each * MIB,
+    // Gives, then says what the workers' table was given and each table
+    // keeps.
+    let give = |workers: &Workers<Track>, memory: &mut MemoryShare, own, sharing| {
+        memory.give(workers, own, sharing);
+        ((workers.table.cap() - (1 << 16)) / MIB, memory.each / MIB)
     };
-    // Gives, then says what the crew was given and each table keeps.
-    let give = |crew: &Crew<Walk>, purse: &mut Purse, own, sharing| {
-        purse.give(crew, own, sharing);
-        ((crew.table.cap() - (1 << 16)) / MIB, purse.each / MIB)
-    };
-    let (crew, mut four) = (crew(2), purse(300, 75));
-    assert_eq!(give(&crew, &mut four, 4, true), (0, 75), "nothing ended");
-    assert_eq!(give(&crew, &mut four, 3, true), (75, 75));
+    let (two, mut four) = (workers(2), MemoryShare::new(300 * MIB, 4));
+    assert_eq!(give(&two, &mut four, 4, true), (0, 75), "nothing ended");
+    assert_eq!(give(&two, &mut four, 3, true), (75, 75));
     assert_eq!(
-        give(&crew, &mut four, 1, true),
+        give(&two, &mut four, 1, true),
         (150, 150),
         "as much as the one left"
     );
-    assert_eq!(give(&crew, &mut four, 1, true), (150, 150), "given once");
-    assert_eq!(give(&crew, &mut four, 0, true), (300, 0));
+    assert_eq!(give(&two, &mut four, 1, true), (150, 150), "given once");
+    assert_eq!(give(&two, &mut four, 0, true), (300, 0));
 
-    let (crew, mut left) = (self::crew(2), purse(300, 100));
+    let (two, mut left) = (workers(2), MemoryShare::new(300 * MIB, 3));
     assert_eq!(
-        give(&crew, &mut left, 2, false),
+        give(&two, &mut left, 2, false),
         (0, 150),
         "a thread whose walk left keeps it"
     );
-    assert_eq!(give(&crew, &mut left, 0, false), (300, 0));
+    assert_eq!(give(&two, &mut left, 0, false), (300, 0));
 
-    let crew = self::crew(2);
-    let mut small = Purse {
-        cap: 300,
-        given: 0,
-        each: 100,
-    };
-    small.give(&crew, 2, true);
+    let two = workers(2);
+    let mut small = MemoryShare::new(300, 3);
+    small.give(&two, 2, true);
     assert_eq!(
-        (crew.table.cap(), small.each),
+        (two.table.cap(), small.each),
         (1 << 16, 100),
         "too small to grow into"
     );
-    small.give(&crew, 0, true);
-    assert_eq!(crew.table.cap(), (1 << 16) + 300, "the last part");
+    small.give(&two, 0, true);
+    assert_eq!(two.table.cap(), (1 << 16) + 300, "the last part");
 }
 
-/// One walk of a crew may leave unfinished, never a second; the deal
-/// is lost once every walk ended, or all but the one that left, and
-/// never on a leaving alone.
+/// One shared walk may leave unfinished, never a second; the deal is
+/// lost once every walk ended, or all but the one that left, and never on
+/// a leaving alone.
 #[test]
-fn one_walk_may_leave_the_crew() {
-    let three = crew(3);
+fn one_shared_walk_may_leave() {
+    let three = workers(3);
     assert_eq!(three.leave(), Some(false));
     assert_eq!(three.leave(), None, "a second walk stays");
     assert!(!three.walk_ended());
     assert!(three.walk_ended());
 
-    let two = crew(2);
+    let two = workers(2);
     assert!(!two.walk_ended());
     assert_eq!(two.leave(), Some(true), "the other walk had ended");
 
-    let lone = crew(1);
+    let lone = workers(1);
     assert_eq!(lone.leave(), Some(false), "no walk ended: not lost");
-    let lone = crew(1);
+    let lone = workers(1);
     assert!(lone.walk_ended());
 }
 
@@ -562,12 +554,12 @@ fn one_walk_may_leave_the_crew() {
 /// each run).
 #[test]
 fn a_walk_that_leaves_a_forgetting_table_keeps_the_verdicts() {
-    let ring = || Walk::ring(49_999);
+    let ring = || Track::ring(49_999);
     for run in 0..10 {
         let threads = 2 + run % 3;
-        let won = solve_walk_on(Walk::line(50_000, 40_000, 50_000), threads, 16 << 10);
+        let won = solve_walk_on(Track::line(50_000, 40_000, 50_000), threads, 16 << 10);
         assert_eq!(won.verdict, Verdict::Won, "{threads} threads");
-        let lost = solve_walk_on(Walk::line(50_000, 60_000, 50_000), threads, 16 << 10);
+        let lost = solve_walk_on(Track::line(50_000, 60_000, 50_000), threads, 16 << 10);
         assert_eq!(lost.verdict, Verdict::Lost, "{threads} threads");
         let lost = solve_walk_on(ring(), threads, 16 << 10);
         assert_eq!(lost.verdict, Verdict::Lost, "{threads} threads");
@@ -580,15 +572,15 @@ fn a_walk_that_leaves_a_forgetting_table_keeps_the_verdicts() {
 /// tactics, the narrowed walks taking turns on some threads.
 #[test]
 fn a_best_first_search_shared_by_several_threads_keeps_the_verdicts() {
-    let ring = Walk::<true>::ring(9_999);
+    let ring = Track::<true>::ring(9_999);
     for run in 0..6 {
         let threads = 2 + run % 3;
         let limits = Limits::default();
         for tactic in [Some(Tactic::BestFirst), None] {
-            let solve = |walk: &Walk<true>| solve_parallel(walk, &limits, threads, tactic);
-            let won = solve(&Walk::line(10_000, 9_000, 20));
+            let solve = |walk: &Track<true>| solve_parallel(walk, &limits, threads, tactic);
+            let won = solve(&Track::line(10_000, 9_000, 20));
             assert_eq!(won.verdict, Verdict::Won, "{threads} threads");
-            let lost = solve(&Walk::line(10_000, 20_000, 20));
+            let lost = solve(&Track::line(10_000, 20_000, 20));
             assert_eq!(lost.verdict, Verdict::Lost, "{threads} threads");
             assert!(lost.nodes >= 10_001, "every position expanded");
             let lost = solve(&ring);
@@ -601,7 +593,7 @@ fn a_best_first_search_shared_by_several_threads_keeps_the_verdicts() {
 /// the last member to leave empties the table, none before.
 #[test]
 fn a_full_shared_best_first_search_empties_its_table_for_the_walks() {
-    let walk: Walk<true> = Walk::line(100_000, 100_000, 0);
+    let walk: Track<true> = Track::line(100_000, 100_000, 0);
     let limits = Limits::default();
     let table = SharedTable::<u64>::new(1 << 20);
     let visit = |key: u64| SharedView::new(&table).visit(key, key.table_hash());

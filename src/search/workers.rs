@@ -1,4 +1,43 @@
-//! One deal searched on several threads.
+//! One deal searched on several threads, the *workers*, each numbered by
+//! its *worker index* in the order it started.
+//!
+//! Where the game's exhaustive tactic is the full walk, every worker
+//! walks, and the walks share one table (see [`super::shared`]): a
+//! position one walk expanded the others leave alone, and one another
+//! walk is still inside each leaves for last, so they split the positions
+//! between them. Where it is best-first search, every worker takes part
+//! in one, with one queue and one table ([`Frontier`], which says why its
+//! `lost` is exact); if it outgrows its room, shared walks take its
+//! place, as a walk does on one thread. The other tactics are dealt out
+//! among the workers, each with its table, and each worker takes turns at
+//! its own as on one thread (see [`super::rounds`]). In a game with a
+//! beam, one worker takes every turn, as on one thread, and the beam
+//! plays its rollouts on all of them (see [`super::beam`]). The first
+//! worker to decide stops the others; a verdict is never a worker's guess.
+//!
+//! Why `lost` stays exact: a walk that ends has tried every move from
+//! every position it expanded; each such move led to a position it
+//! expanded itself, or one the table held (which some walk expanded, as
+//! keys are exact and a torn slot is never believed), or one on its own
+//! path (expanded). Once every walk ended, the positions they expanded
+//! include the start and every move from each of them, so they are every
+//! position reachable, and none was won. A walk that stopped for time
+//! never ends, and the deal is then not `lost`. A table that forgets
+//! costs time only, and each walk's path guard keeps it off cycles.
+//!
+//! One walk, and only one, may *leave* unfinished: once the table is
+//! crowded ([`SharedTable::is_crowded`]: two walks through a table that
+//! forgets often search far more positions than one), or when its path
+//! outgrows its room. A loss then needs every other walk to have ended
+//! ([`Workers::leave`] says why that is enough).
+//!
+//! Nodes, like `--max-nodes`, are counted over all workers (each has an
+//! even share of the limit), and so is memory: the shared table has the
+//! exhaustive tactic's share of the cap, each worker's tables the shares
+//! of its tactics, each walk's path the table's share split among the
+//! walks, and the shared best-first search's queue and expanded positions
+//! the table's share. As a worker's own tasks end, the shared table takes
+//! their share (see [`super::memory`]).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
@@ -11,54 +50,54 @@ use super::{Limits, Planned, Report, Stop, Tables, Tactic, Verdict};
 use crate::game::Game;
 use crate::key::TableKey;
 
-/// What the threads searching one deal share (see [`solve_parallel`]).
-pub(super) struct Crew<G: Game> {
+/// What the workers searching one deal share.
+pub(super) struct Workers<G: Game> {
     /// Threads a beam plays its rollouts on.
     pub(super) threads: usize,
-    /// The tactic every thread takes a share in, if any: the full walk or
-    /// best-first search.
-    pub(super) prover: Option<Tactic>,
-    /// Threads whose full walks share `table`: every thread, where walks
+    /// The exhaustive tactic, when every worker takes a part in it: the
+    /// full walk or best-first search.
+    pub(super) shared_tactic: Option<Tactic>,
+    /// Workers whose full walks share `table`: every worker, where walks
     /// may take the place of a shared best-first search.
-    pub(super) walkers: usize,
+    pub(super) shared_walks: usize,
     /// The full walks' table, or the table of the positions queued by the
     /// best-first search.
     pub(super) table: SharedTable<G::Key>,
-    /// The queue of the best-first search the threads share.
+    /// The queue of the best-first search the workers share.
     pub(super) frontier: Option<Frontier<G>>,
     /// Full walks on it that ended, or left.
-    pub(super) walks: Mutex<Walks>,
-    /// Threads that started, in turn (see [`take_turns`]).
-    pub(super) seats: AtomicUsize,
-    /// Set when a thread decided the deal: the others stop.
+    pub(super) walk_ends: Mutex<WalkEnds>,
+    /// Workers that started: the next one's worker index.
+    pub(super) started: AtomicUsize,
+    /// Set when a worker decided the deal: the others stop.
     pub(super) halt: AtomicBool,
-    /// The widest level of narrowing whose search ended on any thread: no
+    /// The widest level of narrowing whose search ended on any worker: no
     /// narrower one can win either.
     pub(super) narrowed_ended: AtomicU32,
 }
 
-/// How the crew's shared walks stand.
+/// How the shared walks stand.
 #[derive(Debug, Default)]
-pub(super) struct Walks {
-    pub(super) ended: usize,
-    /// Whether one left (only one may: see [`Crew::leave`]).
-    pub(super) left: bool,
+pub(super) struct WalkEnds {
+    ended: usize,
+    /// Whether one left (only one may: see [`Workers::leave`]).
+    left: bool,
 }
 
-impl<G: Game> Crew<G> {
+impl<G: Game> Workers<G> {
     /// Counts a shared walk that ended; says whether the deal is proven
     /// lost.
     pub(super) fn walk_ended(&self) -> bool {
-        let mut walks = self.walks.lock().expect("no thread panics holding it");
+        let mut walks = self.walk_ends.lock().expect("no thread panics holding it");
         walks.ended += 1;
         self.all_done(&walks)
     }
 
     /// Lets a shared walk leave unfinished, if no other did: says whether
     /// it may, and then whether the deal is proven lost. At a tight
-    /// `--memory` two walks through a forgetting table searched several
-    /// times the positions of one (All in a Row deal 109407 at 16M: 20.6M
-    /// against 7.7M), so all but one may ask to leave once it is crowded.
+    /// `--memory` two walks through a forgetting table search several
+    /// times the positions of one, so all but one may ask to leave once it
+    /// is crowded.
     ///
     /// Why one may leave: a walk marks a position done when it has tried
     /// every move from it, but a move back onto its own path is only
@@ -77,7 +116,7 @@ impl<G: Game> Crew<G> {
     /// walks can be scheduled so that the one left ends without it): only
     /// one may.
     pub(super) fn leave(&self) -> Option<bool> {
-        let mut walks = self.walks.lock().expect("no thread panics holding it");
+        let mut walks = self.walk_ends.lock().expect("no thread panics holding it");
         if walks.left {
             return None;
         }
@@ -85,52 +124,16 @@ impl<G: Game> Crew<G> {
         Some(self.all_done(&walks))
     }
 
-    /// Every walk has ended, or left with the others ended (see
-    /// [`solve_parallel`]).
-    pub(super) fn all_done(&self, walks: &Walks) -> bool {
-        walks.ended > 0 && walks.ended + usize::from(walks.left) == self.walkers
+    /// Every walk has ended, or left with the others ended.
+    fn all_done(&self, walks: &WalkEnds) -> bool {
+        walks.ended > 0 && walks.ended + usize::from(walks.left) == self.shared_walks
     }
 }
 
-/// Searches `game` as [`solve`] does, on `threads` threads (or with one
-/// tactic alone, as [`solve_alone`] does), within `limits.memory` in all.
-///
-/// Where the game's search that can prove a loss is the full walk, every
-/// thread walks, and the walks share one table ([`shared`]): a position
-/// one walk expanded the others leave alone, and one another walk is still
-/// inside each leaves for last, so they split the positions between them.
-/// Where it is best-first search, every thread takes part in one, with one
-/// queue and one table ([`Frontier`], which says why its `lost` is exact);
-/// if it outgrows its room, shared walks take its place, as a walk does
-/// on one thread. The other tactics are dealt out among the threads, each
-/// with its table, and each thread takes turns at its own as [`solve`]
-/// does. In a game with a beam, one thread takes every turn, as on one
-/// thread, and the beam plays its rollouts on all of them (see [`beam`]).
-/// The first thread to decide stops the others; a verdict is never a
-/// thread's guess.
-///
-/// Why `lost` stays exact: a walk that ends has tried every move from
-/// every position it expanded; each such move led to a position it
-/// expanded itself, or one the table held (which some walk expanded, as
-/// keys are exact and a torn slot is never believed), or one on its own
-/// path (expanded). Once every walk ended, the positions they expanded
-/// include the start and every move from each of them, so they are every
-/// position reachable, and none was won. A walk that stopped for time
-/// never ends, and the deal is then not `lost`. A table that forgets
-/// costs time only, and each walk's path guard keeps it off cycles.
-///
-/// One walk, and only one, may leave unfinished: once the table is
-/// crowded ([`SharedTable::is_crowded`]: two walks through a table that
-/// forgets often search far more positions than one), or when its path
-/// outgrows its room. A loss then needs every other walk to have ended
-/// ([`Crew::leave`] says why that is enough).
-///
-/// Nodes, like `--max-nodes`, are counted over all threads (each has an
-/// even share of the limit), and so is memory: the shared table has the
-/// prover's share of the cap, each thread's tables the shares of its
-/// tactics, each walk's path the table's share split among the walks, and
-/// the shared best-first search's queue and expanded positions the
-/// table's share.
+/// Searches `game` as [`solve`](super::solve) does, on `threads` threads
+/// (or with one tactic alone, as [`solve_alone`](super::solve_alone)
+/// does), within `limits.memory` in all; how the threads share the work,
+/// and why the verdicts stay exact, is in [`super::workers`].
 pub fn solve_parallel<G: Planned>(
     game: &G,
     limits: &Limits,
@@ -144,17 +147,14 @@ pub fn solve_parallel<G: Planned>(
         None => (Tactic::all(&G::PLAN), G::PLAN.first_turn_nodes),
     };
     let share = limits.memory / tactics.len();
-    let (prover, others) = tactics.split_first().expect("at least one tactic");
-    let walking = *prover == Tactic::Full;
+    let (exhaustive, others) = tactics.split_first().expect("at least one tactic");
+    let walking = *exhaustive == Tactic::Full;
     let beaming = tactics.iter().any(|t| matches!(t, Tactic::Beam(_)));
-    let pooling = *prover == Tactic::BestFirst && !beaming;
+    let pooling = *exhaustive == Tactic::BestFirst && !beaming;
     // With a beam one thread takes every turn, so its full walk has the
     // table to itself: a thread's own, grown as it fills, not the shared
     // one, whose pages the walk's scattered writes fault in a huge page
-    // at a time. (Rows of Four deal 235 on two threads, 10M positions:
-    // 7.4 to 7.6 s and 480 MB against 8.1 to 8.5 s and 774 MB, the same
-    // positions; the kernel clearing the shared table's pages had been a
-    // ninth of the samples.)
+    // at a time.
     let sharing = (walking && !beaming) || pooling;
     let mut dealt: Vec<Vec<Tactic>> = match beaming {
         // A beam plays its rollouts on every thread itself; a second
@@ -162,7 +162,7 @@ pub fn solve_parallel<G: Planned>(
         true => vec![tactics.clone()],
         false => (0..threads)
             .map(|thread| {
-                let first = (walking || thread == 0).then_some(*prover);
+                let first = (walking || thread == 0).then_some(*exhaustive);
                 let offset = usize::from(!walking);
                 let theirs = (others.iter().enumerate())
                     .filter(|(i, _)| (i + offset) % threads == thread)
@@ -171,8 +171,8 @@ pub fn solve_parallel<G: Planned>(
             })
             .collect(),
     };
-    // A thread with no tactic of its own joins the shared best-first
-    // search at once (see [`take_turns`]).
+    // A worker with no tactic of its own joins the shared best-first
+    // search at once (see `take_turns`).
     if !pooling {
         dealt.retain(|tactics| !tactics.is_empty());
     }
@@ -184,25 +184,25 @@ pub fn solve_parallel<G: Planned>(
         SharedView::new(&table).visit(key, key.table_hash());
         Frontier::new(game, root, dealt.len())
     });
-    let crew = Crew {
+    let workers = Workers {
         threads,
-        prover: sharing.then_some(*prover),
-        walkers: match sharing {
+        shared_tactic: sharing.then_some(*exhaustive),
+        shared_walks: match sharing {
             true => dealt.len(),
             false => 0,
         },
         table,
         frontier,
-        walks: Mutex::new(Walks::default()),
-        seats: AtomicUsize::new(0),
+        walk_ends: Mutex::new(WalkEnds::default()),
+        started: AtomicUsize::new(0),
         halt: AtomicBool::new(false),
         narrowed_ended: AtomicU32::new(0),
     };
     let reports: Vec<Report> = std::thread::scope(|scope| {
-        let crew = &crew;
+        let workers = &workers;
         let handles: Vec<_> = (dealt.into_iter().enumerate())
             .map(|(thread, tactics)| {
-                let locals = tactics.iter().filter(|&&t| !(sharing && t == *prover));
+                let locals = tactics.iter().filter(|&&t| !(sharing && t == *exhaustive));
                 let mut limits = Limits {
                     memory: share * locals.count(),
                     ..limits.clone()
@@ -223,7 +223,7 @@ pub fn solve_parallel<G: Planned>(
                         &mut tables,
                         tactics,
                         budget,
-                        Some(crew),
+                        Some(workers),
                     )
                 })
             })
@@ -243,7 +243,7 @@ pub fn solve_parallel<G: Planned>(
             report.decided_by,
         ),
         None => {
-            // Each thread stopped on its own: say the weightiest reason.
+            // Each worker stopped on its own: say the weightiest reason.
             let rank = |stop: Option<Stop>| match stop {
                 Some(Stop::Timeout) => 5,
                 Some(Stop::MaxNodes) => 4,
@@ -267,8 +267,8 @@ pub fn solve_parallel<G: Planned>(
             .map(|r| r.table_peak)
             .max()
             .unwrap_or(0)
-            .max(crew.table.len()),
-        table_bytes: reports.iter().map(|r| r.table_bytes).sum::<usize>() + crew.table.bytes(),
+            .max(workers.table.len()),
+        table_bytes: reports.iter().map(|r| r.table_bytes).sum::<usize>() + workers.table.bytes(),
         best: reports.iter().map(|r| r.best).max().unwrap_or(0),
         longest_line: Vec::new(),
         elapsed: started.elapsed(),

@@ -1,4 +1,19 @@
 //! How the shared table grows while the threads go on using it.
+//!
+//! The thread whose insert fills half of the size in use makes a larger
+//! size and copies the old one's keys into it while the others go on, a
+//! slice of slots at a time, in the order of their homes, and gives each
+//! slice's memory back once it is copied. A key's home is its hash scaled
+//! to the slots, so the keys of the first slices of the old size land in
+//! the first slices of the new: the new size is touched no faster than
+//! the old is given back, and the two together hold no more than the
+//! larger of them. A look into the table meanwhile goes by where its
+//! key's slots lie (see `SharedView::look`).
+//!
+//! Keeping each old size to the end beside the new took a third of the
+//! cap; stopping every other thread to grow made them wait while the
+//! kernel cleared the new size's pages; allocating the whole cap at once
+//! had every page of it touched within a few thousand positions.
 
 use std::sync::Arc;
 use std::sync::PoisonError;
@@ -43,7 +58,7 @@ impl<K: TableKey> SharedTable<K> {
     /// slots. While a size is copied, the slices of the old one not yet
     /// given back and those of the new one touched take no more than the
     /// new one and four slices (the copy gives back whole pages, a slice
-    /// behind the frontier), or, if less, the old one as well.
+    /// behind `copied_to`), or, if less, the old one as well.
     pub(super) fn fit_beside(&self, len: usize) -> usize {
         let overlap = (len * Slots::<K>::SLOT_BYTES).min(4 * CHUNK_BYTES);
         let room = (self.cap.load(Ordering::Relaxed)).saturating_sub(overlap);
@@ -73,7 +88,7 @@ impl<K: TableKey> SharedTable<K> {
             let Some(next) = next else {
                 return false;
             };
-            self.hot.frontier.store(0, Ordering::Relaxed);
+            self.hot.copied_to.store(0, Ordering::Relaxed);
             store.old = Some(std::mem::replace(&mut store.slots, Slots::new(next)));
             self.len.store(next, Ordering::Relaxed);
             self.filled.store(0, Ordering::Relaxed);
@@ -98,9 +113,9 @@ impl<K: TableKey> SharedTable<K> {
         let mut given = 0;
         let mut at = 0;
         while at < end {
-            self.hot.frontier.store(at, Ordering::SeqCst);
+            self.hot.copied_to.store(at, Ordering::SeqCst);
             self.settle();
-            // No look that began before the frontier moved goes on, and
+            // No look that began before `copied_to` moved goes on, and
             // those after it read no slot of the old size below
             // `at - PROBES`.
             given = old.release(given, at.saturating_sub(PROBES));
@@ -112,7 +127,7 @@ impl<K: TableKey> SharedTable<K> {
             }
             at += chunk;
         }
-        self.hot.frontier.store(end, Ordering::SeqCst);
+        self.hot.copied_to.store(end, Ordering::SeqCst);
         self.filled.fetch_add(placed, Ordering::Relaxed);
     }
 

@@ -1,6 +1,6 @@
 //! A bounded transposition table of exact keys that several threads share
 //! without locks, for the walks of one deal searched on several threads
-//! (see [`super::solve_parallel`]).
+//! (see [`super::workers`]).
 //!
 //! Each slot is a guard word and the key's words, all atomics. The guard
 //! is a sequence lock, as chess engines' tables and crossbeam's `SeqLock`
@@ -59,8 +59,8 @@ struct Hot {
     /// views would hold on.
     waiting: AtomicUsize,
     /// While a size is copied, the first slot of the old size not yet
-    /// copied (see [`SharedTable::copy`]).
-    frontier: AtomicUsize,
+    /// copied: how far the copy got (see [`SharedTable::copy`]).
+    copied_to: AtomicUsize,
 }
 
 /// What the lock of a [`SharedTable`] holds.
@@ -74,32 +74,10 @@ struct Store<K: TableKey> {
 /// The table, shared by reference among the threads of one search.
 ///
 /// It grows as the local [`super::Table`] does, at half load, without
-/// stopping the threads that use it: the thread whose insert fills half
-/// of it makes a larger size and copies the old one's keys into it while
-/// the others go on, a slice of slots at a time, in the order of their
-/// homes, and gives each slice's memory back once it is copied. A key's
-/// home is its hash scaled to the slots, so the keys of the first slices
-/// of the old size land in the first slices of the new: the new size is
-/// touched no faster than the old is given back, and the two together
-/// hold no more than the larger of them. A look into the table meanwhile
-/// goes by where its key's slots lie (see [`SharedView::look`]).
-///
-/// (Until the old size was given back as it was copied, the table kept
-/// it to the end beside the new, and all the sizes before: a third of the
-/// cap went to them. Lanes deal 785 on two threads had 16Mi slots for 24M
-/// positions, every insert probing a full window, and took 45% more time
-/// a position than on one thread. Growing with every other thread
-/// stopped, so that one size at a time was held, made them wait while
-/// the kernel cleared the new size's pages: 1.2 to 1.5 s for 27M slots.
-/// Allocating the whole cap at once had each page of it touched within a
-/// few thousand positions: All in a Row deal 109407 took 2.4 s of the
-/// kernel's time, zeroing and compacting a GiB of huge pages, on 1.3 s of
-/// search.)
-///
-/// A thread looks into the table through a [`SharedView`], which holds
-/// the store for reading; the store is taken for writing, once every view
-/// has let go of it, only to put a new size in place and to drop the old
-/// one.
+/// stopping the threads that use it (see [`growth`]). A thread looks into
+/// the table through a [`SharedView`], which holds the store for reading;
+/// the store is taken for writing, once every view has let go of it, only
+/// to put a new size in place and to drop the old one.
 pub(super) struct SharedTable<K: TableKey> {
     store: RwLock<Store<K>>,
     hot: Hot,

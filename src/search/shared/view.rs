@@ -143,9 +143,9 @@ impl<'a, K: TableKey> SharedView<'a, K> {
     /// Does `act` in the size where a key of hash `hash` belongs.
     ///
     /// While a size is copied, that is by where the key's window of slots
-    /// lies in the old size: below the frontier, they are copied, and the
+    /// lies in the old size: below `copied_to`, they are copied, and the
     /// key goes to the new size; past the slice being copied, to the old
-    /// size, which the copy reaches later; near the frontier, it is looked
+    /// size, which the copy reaches later; near `copied_to`, it is looked
     /// for in the old size and, not there, stored in the new one, where
     /// the copy now touches it. A look that meets the old size is counted
     /// (see [`SharedTable::settle`]), so that the copy neither passes nor
@@ -160,11 +160,11 @@ impl<'a, K: TableKey> SharedView<'a, K> {
             return act(Place::New(&store.slots));
         };
         self.looks.fetch_add(1, Ordering::SeqCst);
-        let frontier = self.table.hot.frontier.load(Ordering::SeqCst);
+        let copied_to = self.table.hot.copied_to.load(Ordering::SeqCst);
         let home = old.home_of(hash);
-        let place = if home + PROBES <= frontier {
+        let place = if home + PROBES <= copied_to {
             Place::New(&store.slots)
-        } else if home >= frontier + Slots::<K>::CHUNK {
+        } else if home >= copied_to + Slots::<K>::CHUNK {
             Place::Old(old)
         } else {
             Place::Near {
