@@ -106,8 +106,8 @@ impl<const N: usize> TableKey for [u64; N] {
     }
 
     /// Every word compared, with no branch and no call: a probe mostly
-    /// meets a different key or an empty slot, which `memcmp` took a tenth
-    /// of a Rows of Four walk to tell.
+    /// meets a different key or an empty slot, which `memcmp` is slow to
+    /// tell.
     #[inline]
     fn same(&self, other: &Self) -> bool {
         self.iter()

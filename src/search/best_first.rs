@@ -25,9 +25,7 @@ use crate::notation;
 /// A position waiting to be expanded, with the move that reached it from
 /// an expanded one. The position is kept whole, though a few bytes would
 /// name it by that move: working it out again from its parent, read
-/// wherever that lies among the expanded positions, made Solvitaire's 20
-/// slowest Raglan boards 6% slower (662 ms against 623, best of three) and
-/// took 3.5% more instructions on board 26.
+/// wherever that lies among the expanded positions, was slower.
 #[derive(Clone, Copy)]
 struct Open<S, M> {
     state: S,
@@ -56,18 +54,16 @@ struct Hint<M> {
 }
 
 /// The positions waiting to be expanded, by score: one queue per score,
-/// highest first and, within a score, oldest first. (Newest first, which
-/// follows a line as a depth-first walk would, took 40% more positions
-/// on numbered Raglan deals 30001..31000.) Scores fall in a narrow range
-/// (Raglan's within about a thousand), so a queue per score makes taking
-/// and adding O(1), where a binary heap took a twentieth of the time.
+/// highest first and, within a score, oldest first (newest first, which
+/// follows a line as a depth-first walk would, expanded more positions).
+/// Scores fall in a narrow range, so a queue per score makes taking and
+/// adding O(1), where a binary heap costs a logarithm.
 ///
 /// The queues are chains through one store of items, whose freed places
 /// are taken again first: one block that grows by doubling, which the
 /// allocator backs with huge pages once it is large, where a `VecDeque`
 /// per score grew hundreds of small blocks, each copied at every growth
-/// and faulted in 4 KiB at a time (numbered Raglan deals 1..300: 140k
-/// page faults in all, of which about 30k in those copies).
+/// and faulted in 4 KiB at a time.
 struct Queue<T> {
     /// The score of `ends[0]`.
     lowest: i32,
@@ -179,11 +175,11 @@ impl<T: Copy> Queue<T> {
 /// forgot positions: every child of an expanded position was either queued
 /// then, or found in the table, so queued before; and all that was queued
 /// was expanded. So the expanded positions hold every child of each, and
-/// with the start, every position reachable. (Asking that the table forget
-/// nothing as well threw away the proof of deals whose table, half full,
-/// had a probe window overflow: deal 45068 went on from 4.7M positions to
-/// 10.6M.) The queue and the expanded positions may take `room` bytes;
-/// past that the attempt gives up.
+/// with the start, every position reachable. (So the attempt need not ask
+/// that the table forgot nothing, which would throw away the proof of a
+/// deal whose table, half full, had one window of slots overflow.) The
+/// queue and the expanded positions may take `room` bytes; past that the
+/// attempt gives up.
 pub(super) struct BestFirst<G: Game> {
     closed: Vec<Closed<G::Move>>,
     open: Queue<Open<G::State, G::Move>>,
@@ -322,8 +318,8 @@ impl<G: Game> BestFirst<G> {
 /// `children` the positions they lead to with their keys and the keys'
 /// hashes; gives a move that wins at once, if there is one. Each child's
 /// key is worked out first, its table slot fetched meanwhile, so that the
-/// cache misses of the lookups that follow overlap: waiting on them one by
-/// one took a tenth of the time.
+/// cache misses of the lookups that follow overlap rather than come one by
+/// one.
 fn expand<G: Game>(
     search: &mut Search<G>,
     state: &G::State,
@@ -355,10 +351,7 @@ fn expand<G: Game>(
 
 /// How many positions a thread of a shared best-first search takes from
 /// the queue at a time. Each take locks the queue; more would expand
-/// positions further from the best ones now known. Raglan's lost deals
-/// 24623 and 11606 (`--tactic best-first --threads 2`, the least user
-/// time of three runs): 5.02 and 5.69 s with lots of 1, 4.19 and 4.94 s
-/// with 4, 3.21 and 3.81 s with 16, 3.00 and 4.00 s with 64.
+/// positions further from the best ones now known.
 const LOT: usize = 16;
 
 /// A position in the queue of a shared best-first search: the start, with

@@ -58,11 +58,8 @@ impl<M: Copy + PartialEq, const N: usize> Line<M, N> {
 /// Where earlier rollouts ended, by the positions they went through: a
 /// rollout that reaches one of those positions would go on as the earlier
 /// one did, so it stops there and takes the earlier one's score. Greedy
-/// lines from sibling positions soon run together (Alexandria deal 1,
-/// `--tactic beam-2`, a million positions: 83% of rollouts reached a
-/// position an earlier one went through, and 75% of their steps came
-/// after it), and a beam that starts over wider rolls out from the same
-/// positions again.
+/// lines from sibling positions soon run together, and a beam that starts
+/// over wider rolls out from the same positions again.
 ///
 /// A slot holds a hash of a position's key and the score, and a position
 /// whose hash differs in the slot's place is forgotten. Two positions
@@ -70,10 +67,7 @@ impl<M: Copy + PartialEq, const N: usize> Line<M, N> {
 /// misguide which position is searched first, never a verdict, since a
 /// score decides no win or loss. A rollout that stops at a remembered
 /// position would have played on as the earlier one did, except where
-/// one of them steps around a position of its own history: on deal 117
-/// (`--tactic beam-2`, 300k positions, a scratch build that also rolled
-/// out afresh at each stop) 10% of the stops took another score than
-/// the fresh rollout got.
+/// one of them steps around a position of its own history.
 pub(super) struct Ends {
     /// `(hash, score)`, by the hash's low bits; a hash of 0 is an empty
     /// slot (a position hashing to 0 is not remembered).
@@ -120,10 +114,9 @@ impl Ends {
     /// `i` or `i + n` of the doubled slots, by the next bit of its hash,
     /// so the old slots keep their pages (the allocator moves a large
     /// block's pages rather than copy them), and only the new half is
-    /// fresh memory, which the kernel clears as it is first touched. (A
-    /// new block for each size had the beam's thread of Alexandria deal
-    /// 343 on two threads spend 0.14 s of its 0.38 s in the kernel,
-    /// clearing the pages of these slots while the others waited.)
+    /// fresh memory, which the kernel clears as it is first touched: a new
+    /// block for each size had the beam's thread clear pages while the
+    /// others waited.
     fn put(&mut self, hash: u64, score: i32) {
         if let Some(puts) = &mut self.puts {
             puts.push(hash);
@@ -196,10 +189,7 @@ impl<G: Game> Rollout<G> {
     }
 
     /// Rollouts that stop where an earlier one went (see [`Ends`]), for a
-    /// beam. In Alexandria, numbered deals that the search of 5 s left
-    /// unknown (the first 40 unknowns of the record of commit 53239d1),
-    /// with 5 s each again, two at a time on a loaded machine: 9 won
-    /// (most cards home 108.4 on average) against 0 (91.5). Best-first
+    /// beam, which wins far more deals so. Best-first
     /// searches do not remember: in a game where moves can be undone a
     /// rollout steps around the positions it went through, so one from a
     /// position another went through may go elsewhere, and the best-first

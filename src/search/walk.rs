@@ -163,8 +163,7 @@ impl<G: Game> Walk<G> {
     /// needs no more than that every walk ended, or all but one that left
     /// (see [`super::solve_parallel`]). Only those moves are tried again:
     /// the others were, and going over them all again, in a table that
-    /// forgets, searched anew the positions it had dropped (All in a Row
-    /// deal 109407 at `--memory 16M` on two threads: 13.8M positions).
+    /// forgets, searched anew the positions it had dropped.
     pub(super) fn resume(
         &mut self,
         search: &mut Search<G>,

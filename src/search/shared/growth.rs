@@ -43,8 +43,7 @@ impl<K: TableKey> SharedTable<K> {
     /// as many, if they fit in the cap and leave room to grow again;
     /// else, as the last size, every slot that fits, if that is a quarter
     /// more than `len`; else `None`. (A fourfold size that fits but can
-    /// grow no more would leave unused the room beside it: All in a Row
-    /// deal 109407 at `--memory 16M` would stop at 1Mi slots, not 1.8Mi.)
+    /// grow no more would leave unused the room beside it.)
     pub(super) fn next_len(&self, len: usize) -> Option<usize> {
         let next = len * GROWTH;
         let last = self.fit_beside(len);

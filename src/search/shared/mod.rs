@@ -170,8 +170,7 @@ impl<K: TableKey> SharedTable<K> {
     /// size fits in the cap, and it has dropped more positions than half
     /// its slots. (Its windows of slots fill up now and then while it
     /// still grows, and a search near its end may forget a few: neither is
-    /// crowding. Lanes deal 42 at the default cap forgets a little and
-    /// still gains from two walks.)
+    /// crowding, and two walks still gain.)
     pub(super) fn is_crowded(&self) -> bool {
         let len = self.len.load(Ordering::Relaxed);
         self.forgotten.load(Ordering::Relaxed) > len / 2 && self.next_len(len).is_none()

@@ -23,8 +23,7 @@ pub(super) const VERSION: u64 = 4;
 /// before it takes the slot for another position's. Writers hold a slot
 /// for a few stores, but a writer's thread can be put to sleep while it
 /// does: a reader that gave up at once then stores the same position
-/// elsewhere, and both search it (in the test below, with the other tests
-/// running, one key in ten, against none with the yields).
+/// elsewhere, and both search it.
 pub(super) const SPINS: u32 = 64;
 
 pub(super) const YIELDS: u32 = 64;
