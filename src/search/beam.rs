@@ -105,12 +105,10 @@ fn rolled_out<G: Game>(
     mv: G::Move,
     earlier: &Ends,
 ) -> Result<Rolled<G::Move>, Stop> {
-    Ok(
-        match rollout.play(search, child, Some(mv), Some(earlier))? {
-            Outcome::Stopped(score) => Rolled::Stopped(score, Line::of(rollout.line())),
-            Outcome::Won => Rolled::Won(rollout.line().to_vec()),
-        },
-    )
+    Ok(match rollout.play(search, child, Some(mv), earlier)? {
+        Outcome::Stopped(score) => Rolled::Stopped(score, Line::of(rollout.line())),
+        Outcome::Won => Rolled::Won(rollout.line().to_vec()),
+    })
 }
 
 impl<G: Game> Beam<G> {
@@ -282,8 +280,7 @@ impl<G: Game> Beam<G> {
         }
         let share = search.nodes_left().map(|left| left / todo.len() as u64);
         let level = self.rollout_level;
-        self.parts
-            .resize_with(PARTS, || Rollout::remembering(level));
+        self.parts.resize_with(PARTS, || Rollout::new(level));
         let (earlier, todo) = (&self.ends, &todo);
         let (nodes, best) = (AtomicU64::new(0), AtomicU32::new(0));
         let fork = &*search;

@@ -13,9 +13,6 @@ use std::mem::size_of;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use ahash::AHashMap;
-
-use super::rollout::{Line, Outcome, Rollout};
 use super::shared::{SharedTable, SharedView, Visit};
 use super::walk::Visited;
 use super::{CHECK_EVERY, Closed, End, ROOT, Search, Stop, Table};
@@ -31,26 +28,6 @@ struct Open<S, M> {
     state: S,
     parent: u32,
     mv: M,
-}
-
-/// How many of a rollout's first moves a queued position keeps.
-const HINT_MOVES: usize = 8;
-
-/// What a search led by rollouts knows of a queued position: its score,
-/// and the first moves of the rollout that gave it, which the child along
-/// the first of them takes with the score, without a rollout of its own
-/// (see [`Line`]), when the position is expanded. A best-first search
-/// goes down its best line one position at a time, each a child of the
-/// last, so many expansions save a rollout:
-/// Alexandria's deal 10 (`--tactic rollouts-1`) is won through the same
-/// 756 positions in 93.8k nodes, against 120.6k; in 2M nodes, deal 9
-/// (`rollouts-3`) reaches 16.0k positions against 15.0k. Kept beside the
-/// queue, by key, so that the queue of a search without rollouts takes no
-/// more room.
-#[derive(Clone, Copy)]
-struct Hint<M> {
-    score: i32,
-    line: Line<M, HINT_MOVES>,
 }
 
 /// The positions waiting to be expanded, by score: one queue per score,
@@ -165,14 +142,11 @@ impl<T: Copy> Queue<T> {
 /// A best-first attempt, kept between the turns of its tactic, as a walk
 /// is: a turn that runs out of nodes leaves its queue for the next.
 ///
-/// It is led by [`Game::score`] and makes every move, or else it is
-/// narrowed and led by rollouts (see [`super::rollout`]), and only ever
-/// proves a win. Every position reached is
-/// recorded in the table when first generated and queued then, so each is
-/// queued once, unless the table forgets it and it is met again. If the
-/// queue of an attempt with every move runs dry, the deal is lost, as in
-/// the walk, even if the table
-/// forgot positions: every child of an expanded position was either queued
+/// It is led by [`Game::score`] and makes every move. Every position
+/// reached is recorded in the table when first generated and queued then,
+/// so each is queued once, unless the table forgets it and it is met
+/// again. If the queue runs dry, the deal is lost, as in the walk, even if
+/// the table forgot positions: every child of an expanded position was either queued
 /// then, or found in the table, so queued before; and all that was queued
 /// was expanded. So the expanded positions hold every child of each, and
 /// with the start, every position reachable. (So the attempt need not ask
@@ -189,19 +163,11 @@ pub(super) struct BestFirst<G: Game> {
     moves: Vec<G::Move>,
     /// Each child with its key and the key's hash.
     children: Vec<(G::State, G::Key, u64)>,
-    /// The hints of the positions queued by a search led by rollouts.
-    hints: AHashMap<G::Key, Hint<G::Move>>,
-    /// The narrowing level, 0 for every move.
-    narrowing: u32,
-    /// Set when positions are scored by rollouts (see
-    /// [`super::Plan::rollout_level`]).
-    rollout: Option<Rollout<G>>,
     pub(super) room: usize,
 }
 
 impl<G: Game> BestFirst<G> {
-    /// An attempt from `root`, already recorded in the table, with every
-    /// move, led by [`Game::score`].
+    /// An attempt from `root`, already recorded in the table.
     pub(super) fn new(root: G::State, room: usize) -> BestFirst<G> {
         BestFirst {
             closed: Vec::new(),
@@ -209,25 +175,7 @@ impl<G: Game> BestFirst<G> {
             pending: Some((root, ROOT, None)),
             moves: Vec::new(),
             children: Vec::new(),
-            hints: AHashMap::new(),
-            narrowing: 0,
-            rollout: None,
             room,
-        }
-    }
-
-    /// An attempt from `root`, already recorded in the table, narrowed at
-    /// `level` and led by rollouts at `rollout_level`.
-    pub(super) fn with_rollouts(
-        root: G::State,
-        level: u32,
-        rollout_level: u32,
-        room: usize,
-    ) -> BestFirst<G> {
-        BestFirst {
-            narrowing: level,
-            rollout: Some(Rollout::new(rollout_level)),
-            ..BestFirst::new(root, room)
         }
     }
 
@@ -252,9 +200,8 @@ impl<G: Game> BestFirst<G> {
                 return end;
             }
             self.pending = None;
-            // Every so many expansions, not nodes: a rollout's nodes between
-            // two expansions would make a node count land on the check
-            // only by chance.
+            // Every so many expansions of this attempt, as its bytes grow
+            // with them.
             let expanded = self.closed.len() as u64;
             if expanded.is_multiple_of(CHECK_EVERY) && self.bytes() > self.room {
                 return End::OutOfRoom;
@@ -266,55 +213,26 @@ impl<G: Game> BestFirst<G> {
                 continue;
             }
             let (moves, children) = (&mut self.moves, &mut self.children);
-            if let Some(mv) = expand(search, &state, mv, self.narrowing, table, moves, children) {
+            if let Some(mv) = expand(search, &state, mv, table, moves, children) {
                 return End::Won(super::line(game, &self.closed, id, mv, &[]));
             }
-            let known = match self.rollout {
-                Some(_) => self.hints.remove(&game.key(&state)),
-                None => None,
-            };
-            for i in 0..self.moves.len() {
-                let (mv, (state, key, hash)) = (self.moves[i], self.children[i]);
-                if !table.insert_hashed(key, hash) {
-                    continue;
+            for (&mv, &(state, key, hash)) in self.moves.iter().zip(&self.children) {
+                if table.insert_hashed(key, hash) {
+                    let parent = id;
+                    self.open
+                        .push(game.score(&state), Open { state, parent, mv });
                 }
-                let score = match &mut self.rollout {
-                    None => game.score(&state),
-                    Some(_) if known.is_some_and(|k| k.line.starts_with(mv)) => {
-                        let known = known.expect("the hint was read");
-                        let (score, line) = (known.score, known.line.rest());
-                        self.hints.insert(key, Hint { score, line });
-                        score
-                    }
-                    Some(rollout) => match rollout.play(search, state, Some(mv), None) {
-                        Err(stop) => return End::Stopped(stop),
-                        Ok(Outcome::Stopped(score)) => {
-                            let line = Line::of(rollout.line());
-                            self.hints.insert(key, Hint { score, line });
-                            score
-                        }
-                        Ok(Outcome::Won) => {
-                            let rest = rollout.line().to_vec();
-                            return End::Won(super::line(game, &self.closed, id, mv, &rest));
-                        }
-                    },
-                };
-                let parent = id;
-                self.open.push(score, Open { state, parent, mv });
             }
         }
     }
 
     /// Bytes the expanded and queued positions take, room to grow included.
     fn bytes(&self) -> usize {
-        self.closed.capacity() * size_of::<Closed<G::Move>>()
-            + self.hints.capacity() * size_of::<(G::Key, Hint<G::Move>)>()
-            + self.open.bytes()
-            + self.rollout.as_ref().map_or(0, Rollout::bytes)
+        self.closed.capacity() * size_of::<Closed<G::Move>>() + self.open.bytes()
     }
 }
 
-/// Puts the moves from `state` (reached by `last`) in `moves`, and in
+/// Puts every move from `state` (reached by `last`) in `moves`, and in
 /// `children` the positions they lead to with their keys and the keys'
 /// hashes; gives a move that wins at once, if there is one. Each child's
 /// key is worked out first, its table slot fetched meanwhile, so that the
@@ -324,7 +242,6 @@ fn expand<G: Game>(
     search: &mut Search<G>,
     state: &G::State,
     last: Option<G::Move>,
-    narrowing: u32,
     table: &impl Visited<G::Key>,
     moves: &mut Vec<G::Move>,
     children: &mut Vec<(G::State, G::Key, u64)>,
@@ -332,7 +249,7 @@ fn expand<G: Game>(
     let game = search.game;
     moves.clear();
     let ask = Ask {
-        narrowing,
+        narrowing: 0,
         ordered: false,
     };
     game.moves(state, last, ask, moves);
@@ -538,8 +455,7 @@ impl<G: Game> SharedBestFirst<G> {
     }
 
     /// Expands on until a win, the end of the reachable positions, or the
-    /// end of the turn's nodes, as [`BestFirst::resume`] does with every
-    /// move and no rollouts.
+    /// end of the turn's nodes, as [`BestFirst::resume`] does.
     pub(super) fn resume(
         &mut self,
         search: &mut Search<G>,
@@ -570,7 +486,7 @@ impl<G: Game> SharedBestFirst<G> {
                 continue;
             }
             let (moves, children) = (&mut self.moves, &mut self.children);
-            if let Some(mv) = expand(search, &state, mv, 0, table, moves, children) {
+            if let Some(mv) = expand(search, &state, mv, table, moves, children) {
                 self.flush(frontier);
                 return End::Won(frontier.line(game, id, mv));
             }

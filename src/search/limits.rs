@@ -164,11 +164,10 @@ impl std::str::FromStr for Tactic {
                 let (kind, level) = text.rsplit_once('-').unwrap_or((text, ""));
                 let tactic = match kind {
                     "narrowed" => Tactic::Narrowed,
-                    "rollouts" => Tactic::Rollouts,
                     "beam" => Tactic::Beam,
                     _ => {
                         return Err(format!(
-                            "`{text}` is not a tactic: best-first, full, narrowed-N, rollouts-N or beam-N"
+                            "`{text}` is not a tactic: best-first, full, narrowed-N or beam-N"
                         ));
                     }
                 };
@@ -185,7 +184,6 @@ impl std::fmt::Display for Tactic {
             Tactic::BestFirst => write!(f, "best-first"),
             Tactic::Full => write!(f, "full"),
             Tactic::Narrowed(level) => write!(f, "narrowed-{level}"),
-            Tactic::Rollouts(level) => write!(f, "rollouts-{level}"),
             Tactic::Beam(level) => write!(f, "beam-{level}"),
         }
     }

@@ -83,9 +83,6 @@ pub enum Tactic {
     Narrowed(u32),
     /// Depth-first with every move.
     Full,
-    /// Best-first at a level of narrowing, each position scored by a
-    /// rollout from it (see [`super::rollout`]).
-    Rollouts(u32),
     /// A beam search at a level of narrowing (see [`super::beam`]).
     Beam(u32),
 }
@@ -113,7 +110,7 @@ impl Tactic {
         match self {
             Tactic::BestFirst => BEST_FIRST_WEIGHT,
             Tactic::Beam(_) => plan.beam_weight,
-            Tactic::Narrowed(_) | Tactic::Full | Tactic::Rollouts(_) => 1,
+            Tactic::Narrowed(_) | Tactic::Full => 1,
         }
     }
 }

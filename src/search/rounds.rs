@@ -163,13 +163,10 @@ pub(super) fn take_turns<G: Game>(
 /// of their own.
 pub(super) const PARALLEL_BEAM_FROM: u64 = 1_000_000;
 
-/// The narrowed searches at `level` or narrower: once a walk at `level`
-/// ends without a win, none of them can win either.
-pub(super) fn narrower(level: u32) -> impl Fn(Tactic) -> bool {
-    move |kept| match kept {
-        Tactic::Narrowed(other) | Tactic::Rollouts(other) => other <= level,
-        _ => false,
-    }
+/// The narrowed walks at `level` or narrower: once a walk at `level` ends
+/// without a win, none of them can win either.
+fn narrower(level: u32) -> impl Fn(Tactic) -> bool {
+    move |kept| matches!(kept, Tactic::Narrowed(other) if other <= level)
 }
 
 /// The budget of each turn of a round of `tasks` whose first turn has
@@ -403,7 +400,7 @@ impl<'a, G: Game> Scheduler<'a, G> {
             End::Stopped(stop) => return Some((Verdict::Unknown, Some(stop), Vec::new())),
             End::OutOfNodes => return None,
             End::Lost => match tactic {
-                Tactic::Narrowed(level) | Tactic::Rollouts(level) => {
+                Tactic::Narrowed(level) => {
                     if let Some(workers) = workers {
                         workers.narrowed_ended.fetch_max(level, Ordering::Relaxed);
                     }

@@ -120,7 +120,6 @@ impl<G: Game> Task<G> {
         room: usize,
     ) -> End<notation::Move> {
         let walk_room = room.min(search.plan.max_path_bytes);
-        let rollout_level = search.plan.rollout_level;
         let attempt = self.attempt.get_or_insert_with(|| {
             let root = search.game.initial();
             let key = search.game.key(&root);
@@ -128,16 +127,11 @@ impl<G: Game> Task<G> {
             table.insert(key);
             match self.tactic {
                 Tactic::BestFirst => Attempt::BestFirst(BestFirst::new(root, room)),
-                Tactic::Rollouts(level) => Attempt::BestFirst(BestFirst::with_rollouts(
-                    root,
-                    level,
-                    rollout_level(level),
-                    room,
-                )),
                 Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, walk_room)),
                 Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, walk_room)),
                 Tactic::Beam(level) => {
-                    Attempt::Beam(Beam::new(root, level, rollout_level(level), room))
+                    let rollout_level = (search.plan.rollout_level)(level);
+                    Attempt::Beam(Beam::new(root, level, rollout_level, room))
                 }
             }
         });

@@ -15,18 +15,17 @@ use crate::notation;
 /// a line it steps either way; on a ring only forward, from `last` back
 /// to 0. Narrowed searches may not step forward from `wall`.
 /// With `BEST` set, the search tries best-first first, scoring a
-/// position by how far along the line or ring it is. With `FREE` set,
-/// rollouts make every move (see [`Plan::rollout_level`]). With
-/// `ROUND` set, the turns' budget grows once a round.
-struct Track<const BEST: bool = false, const FREE: bool = false, const ROUND: bool = false> {
+/// position by how far along the line or ring it is. With `ROUND` set,
+/// the turns' budget grows once a round.
+struct Track<const BEST: bool = false, const ROUND: bool = false> {
     last: u64,
     goal: Option<u64>,
     wall: Option<u64>,
     ring: bool,
 }
 
-impl<const BEST: bool, const FREE: bool, const ROUND: bool> Track<BEST, FREE, ROUND> {
-    fn line(last: u64, goal: u64, wall: u64) -> Track<BEST, FREE, ROUND> {
+impl<const BEST: bool, const ROUND: bool> Track<BEST, ROUND> {
+    fn line(last: u64, goal: u64, wall: u64) -> Track<BEST, ROUND> {
         Track {
             last,
             goal: Some(goal),
@@ -36,7 +35,7 @@ impl<const BEST: bool, const FREE: bool, const ROUND: bool> Track<BEST, FREE, RO
     }
 
     /// Positions `0..=last` on a ring, with no goal and no wall.
-    fn ring(last: u64) -> Track<BEST, FREE, ROUND> {
+    fn ring(last: u64) -> Track<BEST, ROUND> {
         Track {
             last,
             goal: None,
@@ -46,29 +45,23 @@ impl<const BEST: bool, const FREE: bool, const ROUND: bool> Track<BEST, FREE, RO
     }
 }
 
-/// Every move at any level.
-const fn free_level(_: u32) -> u32 {
-    0
-}
-
-impl<const BEST: bool, const FREE: bool, const ROUND: bool> Planned for Track<BEST, FREE, ROUND> {
+impl<const BEST: bool, const ROUND: bool> Planned for Track<BEST, ROUND> {
     const PLAN: Plan = Plan {
         best_first: BEST,
         narrowings: &[1, 2],
-        rollout_level: if FREE { free_level } else { same_level },
         first_turn_nodes: 100,
         growth_by_round: ROUND,
         ..Plan::FULL_WALK
     };
 }
 
-impl<const BEST: bool, const FREE: bool, const ROUND: bool> Game for Track<BEST, FREE, ROUND> {
+impl<const BEST: bool, const ROUND: bool> Game for Track<BEST, ROUND> {
     const ACYCLIC: bool = false;
     type State = u64;
     type Key = u64;
     type Move = u64;
 
-    fn new(_: &Board) -> Result<Track<BEST, FREE, ROUND>, BoardError> {
+    fn new(_: &Board) -> Result<Track<BEST, ROUND>, BoardError> {
         Err(BoardError::whole("a walk is built by hand"))
     }
     fn initial(&self) -> u64 {
@@ -134,7 +127,7 @@ fn turns_grow_by_round_when_the_game_asks() {
     // then the full walk, with 900, goes on from 300 to the goal at
     // 450. Growing at every turn, the second walk's 300 and the third's
     // 900 would have ended both at the wall (4 turns, 1051 nodes).
-    let walk: Track<false, false, true> = Track::line(500, 450, 300);
+    let walk: Track<false, true> = Track::line(500, 450, 300);
     let report = solve(&walk, &Limits::default(), &mut Tables::new(1 << 20));
     assert_eq!(report.verdict, Verdict::Won);
     assert_eq!(report.turns, 7);
@@ -198,10 +191,12 @@ fn a_best_first_attempt_past_its_memory_gives_up() {
 
 #[test]
 fn a_tactic_is_named_as_tactic_takes_it() {
-    let all = [Tactic::BestFirst, Tactic::Full, Tactic::Narrowed(3)];
-    let all = all
-        .into_iter()
-        .chain([Tactic::Rollouts(12), Tactic::Beam(2)]);
+    let all = [
+        Tactic::BestFirst,
+        Tactic::Full,
+        Tactic::Narrowed(3),
+        Tactic::Beam(2),
+    ];
     for tactic in all {
         assert_eq!(tactic.to_string().parse::<Tactic>(), Ok(tactic));
     }
@@ -257,15 +252,15 @@ fn shared_walks_out_of_room_stop_for_memory() {
     }
 }
 
-/// A beam's turn taken beside the full walk's, in a round long enough
-/// for it (on a machine of two cores or more), gives what the turns
-/// one after the other give: the walk's win, found in its turn, with
-/// the beam's turn stopped and its nodes not counted (a leaf on the
+/// A beam's turn taken in parallel with the full walk's, in a round long
+/// enough for it (on a machine of two cores or more), gives what the
+/// turns one after the other give: the walk's win, found in its turn,
+/// with the beam's turn stopped and its nodes not counted (a leaf on the
 /// left of a tree 22 deep, which the beam finds too); the beam's win,
-/// once the walk's turn is over (the start's right child, which the
-/// walk reaches only after the left half of the tree).
+/// once the walk's turn is over (the start's right child, which the walk
+/// reaches only after the left half of the tree).
 #[test]
-fn a_beam_beside_a_walk_decides_as_after_it() {
+fn a_parallel_beam_decides_as_after_the_walk() {
     for goal in [(1 << 22) + 3, 3] {
         let tree = tree::Tree {
             depth: 22,
@@ -287,10 +282,10 @@ fn a_beam_beside_a_walk_decides_as_after_it() {
                 None,
             )
         };
-        let (after, beside) = (turns(false), turns(true));
+        let (after, parallel) = (turns(false), turns(true));
         assert_eq!(after.verdict, Verdict::Won);
         let summary = |r: &Report| (r.nodes, r.turns, r.decided_by, r.moves.clone());
-        assert_eq!(summary(&beside), summary(&after), "goal {goal}");
+        assert_eq!(summary(&parallel), summary(&after), "goal {goal}");
     }
 }
 
@@ -302,91 +297,6 @@ fn a_narrowed_walk_goes_on_to_win_when_the_full_walk_is_out_of_room() {
     // free of their wall here, get 150 MiB each and go on to win.
     let report = solve_walk(Track::line(9_000_000, 1_500_000, 9_000_000), 300 << 20);
     assert_eq!(report.verdict, Verdict::Won, "{:?}", report.stop);
-}
-
-/// Rollouts count nodes between expansions, so the check of memory
-/// goes by expansions. On a ring of 2047 positions every rollout plays
-/// through all of them, so each expansion comes 2048 nodes after the
-/// last: a check at every 1024th node count would never fall on one,
-/// and the attempt would run on to the ring's end past its 4 KiB.
-#[test]
-fn a_search_led_by_rollouts_past_its_memory_gives_up() {
-    let ring: Track = Track::ring(2046);
-    let limits = Limits::default();
-    let mut search = Search::new(&ring, &Plan::FULL_WALK, &limits);
-    let mut table = Table::new(1 << 20);
-    table.insert(ring.key(&0));
-    let mut best_first = BestFirst::with_rollouts(0, 1, 1, 4096);
-    assert!(matches!(
-        best_first.resume(&mut search, &mut table),
-        End::OutOfRoom
-    ));
-}
-
-fn solve_by_rollouts(walk: Track, max_nodes: Option<u64>) -> Report {
-    let limits = Limits {
-        max_nodes,
-        ..Limits::default()
-    };
-    solve_alone(
-        &walk,
-        &limits,
-        &mut Tables::new(1 << 20),
-        Tactic::Rollouts(1),
-    )
-}
-
-#[test]
-fn a_rollout_that_wins_ends_the_search_with_its_line() {
-    // The start is expanded (1 node); the rollout from its one child
-    // plays forward through positions 1 to 15 (15 nodes), the goal.
-    let report = solve_by_rollouts(Track::line(50, 15, 20), None);
-    assert_eq!(report.verdict, Verdict::Won);
-    assert_eq!(report.nodes, 16);
-    assert_eq!(report.best, 15);
-}
-
-#[test]
-fn rollouts_that_run_dry_prove_nothing() {
-    // Narrowed, the rollouts and the search stop at the wall.
-    let report = solve_by_rollouts(Track::line(50, 40, 20), None);
-    assert_eq!(report.verdict, Verdict::Unknown);
-    assert_eq!(report.stop, Some(Stop::Narrowed));
-    assert_eq!(report.best, 20);
-}
-
-/// The rollout from position 1 plays on to the wall at 20 (20 nodes).
-/// Each position expanded after it passes its rollout's first move on
-/// to the child it leads to, with its score: positions 2 to 9 take the
-/// first rollout's next eight moves, and only 10 and 19 roll out again
-/// (11 and 2 nodes). With the 21 positions expanded, 54 nodes, where a
-/// rollout from every child takes 251 (21 + 20 + 19 + ... + 2, and 21
-/// from 20, which walks back to 0 where the rollout from 19 went no
-/// further: the hint's score is not always the child's own).
-#[test]
-fn a_child_on_its_parents_rollout_takes_its_score_without_one() {
-    let report = solve_by_rollouts(Track::line(50, 40, 20), None);
-    assert_eq!(report.stop, Some(Stop::Narrowed));
-    assert_eq!(report.nodes, 21 + 20 + 11 + 2);
-}
-
-/// The search is narrowed, and stops at the wall, but its rollouts
-/// play at the level the game asks for: every move, past the wall.
-#[test]
-fn rollouts_play_at_the_games_rollout_level() {
-    let walk: Track<false, true> = Track::line(50, 40, 20);
-    let mut tables = Tables::new(1 << 20);
-    let report = solve_alone(&walk, &Limits::default(), &mut tables, Tactic::Rollouts(1));
-    assert_eq!(report.verdict, Verdict::Won);
-    assert_eq!(report.best, 40);
-}
-
-#[test]
-fn a_rollout_stops_at_the_node_limit() {
-    let report = solve_by_rollouts(Track::line(50, 15, 20), Some(10));
-    assert_eq!(report.verdict, Verdict::Unknown);
-    assert_eq!(report.stop, Some(Stop::MaxNodes));
-    assert_eq!(report.nodes, 10);
 }
 
 /// A table of a few thousand positions has long forgotten the start
