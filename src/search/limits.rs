@@ -14,8 +14,8 @@ use crate::notation;
 pub struct Limits {
     pub max_nodes: Option<u64>,
     pub timeout: Option<Duration>,
-    /// The table's cap in bytes; the path being searched may take as much
-    /// again, or `room_floor` (see [`solve`](super::solve)).
+    /// The tables' cap in bytes; the attempts may take as much again
+    /// besides, or `room_floor` each (see the room in [`super`]).
     pub memory: usize,
     /// The least room an attempt has besides its table, whatever its share
     /// of `memory`: a small table should make a search forget positions,
@@ -24,8 +24,9 @@ pub struct Limits {
     pub room_floor: usize,
     /// Set from outside (Ctrl-C) to stop the search.
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Where the search tells how far it got, every [`CHECK_EVERY`](super::CHECK_EVERY) nodes
-    /// or so, for a display on another thread.
+    /// Where the search tells how far it got, every
+    /// [`CHECK_EVERY`](super::CHECK_EVERY) nodes or so, for a display on
+    /// another thread.
     pub progress: Option<Arc<Progress>>,
 }
 
@@ -108,11 +109,13 @@ impl std::fmt::Display for Verdict {
 pub enum Stop {
     MaxNodes,
     Timeout,
-    /// The path being searched outgrew its cap (see [`solve`](super::solve)).
+    /// The full walk's path outgrew its room, and no other tactic won (see
+    /// [`solve`](super::solve)).
     Memory,
     Interrupted,
-    /// A narrowed walk searched alone ([`solve_alone`](super::solve_alone)) ended without a
-    /// win, which proves nothing.
+    /// A narrowed walk or a beam searched alone
+    /// ([`solve_alone`](super::solve_alone)) ended without a win, which
+    /// proves nothing.
     Narrowed,
 }
 

@@ -25,7 +25,7 @@ use crate::notation;
 /// How much larger each turn's budget is than the one before. Turns take
 /// up their attempts where they stopped, so this only sets how finely the
 /// tactics share the nodes.
-pub(super) const TURN_GROWTH: u64 = 3;
+const TURN_GROWTH: u64 = 3;
 
 /// Takes turns at `tactics`, the first turn with `first` nodes, in
 /// `tables`, until one decides or none is left; with `workers`, as one of
@@ -173,11 +173,7 @@ fn narrower(level: u32) -> impl Fn(Tactic) -> bool {
 /// `first` nodes (times its tactic's weight), and the budget of the next
 /// round's first turn: each turn [`TURN_GROWTH`] times the one before,
 /// or, with [`Plan::growth_by_round`], each round.
-pub(super) fn round_budgets<G: Game>(
-    plan: &Plan,
-    tasks: &[Task<G>],
-    first: u64,
-) -> (Vec<u64>, u64) {
+fn round_budgets<G: Game>(plan: &Plan, tasks: &[Task<G>], first: u64) -> (Vec<u64>, u64) {
     let mut next = first;
     let budgets = (tasks.iter())
         .map(|task| {
@@ -196,7 +192,7 @@ pub(super) fn round_budgets<G: Game>(
 
 /// How a decided search ends: its verdict, why it stopped if unknown,
 /// and the winning moves.
-pub(super) type Decided = (Verdict, Option<Stop>, Vec<notation::Move>);
+type Decided = (Verdict, Option<Stop>, Vec<notation::Move>);
 
 /// One thread's schedule (see [`take_turns`]), round after round: each
 /// task takes a turn in order, and those that end take no more turns and
@@ -206,7 +202,7 @@ pub(super) type Decided = (Verdict, Option<Stop>, Vec<notation::Move>);
 /// round, hangs on nothing the turns before it in the round did but for a
 /// verdict, and can be taken in parallel with them (see
 /// [`Scheduler::play_with_parallel_beam`]) and search the same positions.
-pub(super) struct Scheduler<'a, G: Game> {
+struct Scheduler<'a, G: Game> {
     search: Search<'a, G>,
     workers: Option<&'a Workers<G>>,
     /// This thread's index among the workers.

@@ -12,7 +12,7 @@ use crate::key::TableKey;
 use crate::notation;
 
 /// A tactic's search of the deal, kept between its turns.
-pub(super) enum Attempt<G: Game> {
+enum Attempt<G: Game> {
     Walk(Walk<G>),
     BestFirst(BestFirst<G>),
     SharedBestFirst(SharedBestFirst<G>),

@@ -13,10 +13,10 @@ use crate::search::table::{PROBES, home_among};
 pub(super) const WRITING: u64 = 1;
 
 /// A guard with this bit set: the walk that stored the key finished it.
-pub(super) const DONE: u64 = 2;
+const DONE: u64 = 2;
 
 /// Versions count up from here; an empty slot's guard is 0.
-pub(super) const VERSION: u64 = 4;
+const VERSION: u64 = 4;
 
 /// How often a reader reads a slot again when a writer holds it, before
 /// it lets other threads run between reads, and how often it does that
@@ -26,7 +26,7 @@ pub(super) const VERSION: u64 = 4;
 /// elsewhere, and both search it.
 pub(super) const SPINS: u32 = 64;
 
-pub(super) const YIELDS: u32 = 64;
+const YIELDS: u32 = 64;
 
 /// The most words a key may take (Alexandria's take 7).
 pub(super) const MAX_WORDS: usize = 8;
@@ -44,7 +44,7 @@ pub(super) struct Slots<K: TableKey> {
 }
 
 /// One read of a slot.
-pub(super) enum Read {
+enum Read {
     Empty,
     /// The key, with the guard it was read under.
     Same(u64),
@@ -59,19 +59,19 @@ impl<K: TableKey> Slots<K> {
     /// that word alone, the key and the mark, read and written whole, and
     /// needs no guard. (All in a Row's slots take half the memory so; its
     /// hard deals fault in and wait on half as many pages.)
-    pub(super) const PACKED: Option<u64> = match (K::WORDS, K::SPARE_BIT) {
+    const PACKED: Option<u64> = match (K::WORDS, K::SPARE_BIT) {
         (1, Some(bit)) => Some(bit),
         _ => None,
     };
 
     /// The bit of a guard, or of a packed slot, that says done.
-    pub(super) const DONE_BIT: u64 = match Self::PACKED {
+    const DONE_BIT: u64 = match Self::PACKED {
         Some(bit) => bit,
         None => DONE,
     };
 
     /// Words a slot takes: the guard and the key's, or the packed word.
-    pub(super) const STRIDE: usize = match Self::PACKED {
+    const STRIDE: usize = match Self::PACKED {
         Some(_) => 1,
         None => K::WORDS + 1,
     };
@@ -159,7 +159,7 @@ impl<K: TableKey> Slots<K> {
         }
     }
 
-    pub(super) fn read(&self, slot: usize, key: &K) -> Read {
+    fn read(&self, slot: usize, key: &K) -> Read {
         match self.snapshot(slot) {
             Err(true) => Read::Empty,
             Err(false) => Read::Torn,
@@ -211,7 +211,7 @@ impl<K: TableKey> Slots<K> {
     }
 
     /// Reads `slot` until no writer holds it, or gives up.
-    pub(super) fn settled(&self, slot: usize, key: &K) -> Read {
+    fn settled(&self, slot: usize, key: &K) -> Read {
         for spin in 0..SPINS + YIELDS {
             match self.read(slot, key) {
                 Read::Torn if spin < SPINS => std::hint::spin_loop(),
@@ -223,7 +223,7 @@ impl<K: TableKey> Slots<K> {
     }
 
     /// The slots `key` may be in, in the order looked at.
-    pub(super) fn window(&self, hash: u64) -> std::ops::Range<usize> {
+    fn window(&self, hash: u64) -> std::ops::Range<usize> {
         let home = self.home_of(hash);
         home..home + PROBES
     }
@@ -296,7 +296,7 @@ impl<K: TableKey> Slots<K> {
         guard & Self::DONE_BIT != 0
     }
 
-    pub(super) fn visit_of(guard: u64) -> Visit {
+    fn visit_of(guard: u64) -> Visit {
         match Self::is_done(guard) {
             false => Visit::Busy,
             true => Visit::Seen,
@@ -305,7 +305,7 @@ impl<K: TableKey> Slots<K> {
 }
 
 /// `len` atomics, zero, in memory the system hands out untouched.
-pub(super) fn zeroed_atomics(len: usize) -> Box<[AtomicU64]> {
+fn zeroed_atomics(len: usize) -> Box<[AtomicU64]> {
     let layout = Layout::array::<AtomicU64>(len).expect("a table within the address space");
     // SAFETY: the layout has a nonzero size (len is at least 1024 slots),
     // an all-zero AtomicU64 is a valid 0, and a Box<[AtomicU64]> of `len`
