@@ -30,7 +30,7 @@ pub(super) fn line<G: Game>(
     line_through(game, step, at, last, rest)
 }
 
-/// As [`line`], with `step` giving each position's parent and the move
+/// As [`line()`], with `step` giving each position's parent and the move
 /// from it, wherever the positions are kept.
 pub(super) fn line_through<G: Game>(
     game: &G,

@@ -11,7 +11,7 @@ use crate::game::Game;
 /// another thread: the workers' table takes its due (see
 /// [`MemoryShare`]), the tables of the others give their memory back, and
 /// those left may grow into it, but for a beam's, when `beams_wait`,
-/// until its round is over (see [`super::rounds::Scheduler`]).
+/// until its round is over (see the scheduler in [`super::rounds`]).
 pub(super) fn share_tables<'t, G: Game>(
     kept: &[&Task<G>],
     parallel_beam: Option<usize>,

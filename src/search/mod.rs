@@ -41,7 +41,7 @@
 //!
 //! [`limits`]: what a caller gives a search and gets back. [`plan`]: a
 //! game's plan and its tactics. [`budget`]: the count of nodes and the
-//! checks that stop a search. [`line`]: the winning line, rebuilt.
+//! checks that stop a search. [`mod@line`]: the winning line, rebuilt.
 //! [`task`] and [`rounds`]: one thread's tasks and their turns.
 //! [`workers`] and [`memory`]: several threads, and how each shares its
 //! memory. [`walk`], [`best_first`], [`beam`] and [`rollout`]: the

@@ -103,7 +103,7 @@ impl<K: TableKey> SharedTable<K> {
     /// in the order of their homes (see [`SharedTable`]), and gives each
     /// slice back once no look can reach it; `store` is the copying
     /// thread's hold on the store. The views look meanwhile as
-    /// [`SharedView::look`] says.
+    /// `SharedView::look` says.
     pub(super) fn copy(&self, store: &Store<K>) {
         let (old, new) = (store.old.as_ref().expect("a size to copy"), &store.slots);
         let chunk = Slots::<K>::CHUNK;

@@ -36,7 +36,7 @@ pub(super) const MAX_WORDS: usize = 8;
 pub(super) struct Slots<K: TableKey> {
     pub(super) words: Box<[AtomicU64]>,
     /// The slots a key's home may be: a power of two but for the last
-    /// size, which takes what room is left (see [`SharedTable::next_len`]).
+    /// size, which takes what room is left (see [`super::SharedTable::next_len`]).
     /// `PROBES - 1` more follow, so that a key's window of slots never
     /// wraps around.
     len: usize,

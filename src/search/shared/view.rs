@@ -90,7 +90,7 @@ impl<'a, K: TableKey> SharedView<'a, K> {
     }
 
     /// Asks the processor to fetch `key`'s home slot into cache (see
-    /// [`super::Table::prefetch`]); gives the key's hash.
+    /// [`crate::search::Table::prefetch`]); gives the key's hash.
     #[inline]
     pub(in crate::search) fn prefetch(&self, key: K) -> u64 {
         let hash = key.table_hash();
