@@ -2,9 +2,10 @@
 //! only the best few positions of each, as judged by a rollout from each
 //! (see [`super::rollout`]).
 //!
-//! A best-first search led by rollouts expands the best position wherever
-//! it lies, and the children of a good position inherit good scores: it
-//! digs down one line and spends its nodes below the move that spoiled it.
+//! A best-first search led by rollouts would expand the best position
+//! wherever it lies, and the children of a good position inherit good
+//! scores: it digs down one line and spends its nodes below the move that
+//! spoiled it.
 //! A beam holds `width` lines abreast and moves them down together, each
 //! line going on by its best child, and a line that dies leaving its place
 //! to the best other child of the rest: no early move is followed alone for
