@@ -119,14 +119,12 @@ impl<const N: usize> TableKey for [u64; N] {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// A key that sets its spare bit is refused where it is made (in
     /// builds with debug checks: the key is made at every position).
     #[test]
     #[cfg(debug_assertions)]
     #[should_panic(expected = "spare bit")]
     fn a_key_may_not_set_its_spare_bit() {
-        let _ = SpareBitKey::<62>::new(1 << 62 | 1);
+        let _ = super::SpareBitKey::<62>::new(1 << 62 | 1);
     }
 }
