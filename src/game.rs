@@ -4,8 +4,8 @@
 //! hot loop calls each game's code directly.
 
 use crate::board::{Board, BoardError};
+use crate::key::TableKey;
 use crate::notation;
-use crate::search::TableKey;
 
 /// What a search asks of [`Game::moves`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

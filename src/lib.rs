@@ -12,6 +12,7 @@ pub mod card;
 pub mod deal;
 pub mod game;
 pub mod games;
+pub mod key;
 pub mod notation;
 pub mod play;
 pub mod pysol;

@@ -77,11 +77,10 @@ enum Command {
         /// every move), `narrowed-N` (depth-first, leaving out moves the
         /// engine judges seldom needed, at level N: any in Raglan, where N
         /// counts moves; 1 to 3 in Lanes, Rows of Four and Alexandria) or
-        /// `rollouts-N` (best-first at level N, each position judged by how
-        /// far greedy play from it gets) or `beam-N` (level N's moves, the
-        /// best few positions of each depth by their rollouts, more each
-        /// time it runs dry). For comparing them; a narrowed search that
-        /// ends without a win proves nothing and says `unknown`.
+        /// `beam-N` (level N's moves, the best few positions of each depth,
+        /// each judged by how far greedy play from it gets, more each time
+        /// it runs dry). For comparing them; a narrowed search that ends
+        /// without a win proves nothing and says `unknown`.
         #[arg(long, value_name = "TACTIC")]
         tactic: Option<Tactic>,
         /// Threads to search with [default: all cores; at most all cores,

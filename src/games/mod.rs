@@ -231,7 +231,7 @@ impl GameKind {
         threads: usize,
     ) -> Result<Report, SolveError> {
         let report = with_game!(self, G => {
-            if let Some(Tactic::Narrowed(level) | Tactic::Rollouts(level) | Tactic::Beam(level)) = tactic
+            if let Some(Tactic::Narrowed(level) | Tactic::Beam(level)) = tactic
                 && let Some(most) = G::PLAN.max_narrowing
                 && level > most
             {

@@ -2,16 +2,14 @@
 //! only the best few positions of each, as judged by a rollout from each
 //! (see [`super::rollout`]).
 //!
-//! A best-first search led by rollouts expands the best position wherever
-//! it lies, and the children of a good position inherit good scores: it
-//! digs down one line and spends its nodes below the move that spoiled it.
+//! A best-first search led by rollouts would expand the best position
+//! wherever it lies, and the children of a good position inherit good
+//! scores: it digs down one line and spends its nodes below the move that
+//! spoiled it.
 //! A beam holds `width` lines abreast and moves them down together, each
 //! line going on by its best child, and a line that dies leaving its place
 //! to the best other child of the rest: no early move is followed alone for
-//! long. In Alexandria, at a million positions a deal (`--tactic beam-2`
-//! against `rollouts-2`), numbered deals 1..80: 33 won against 15, when
-//! each depth took the best children of all positions alike (see
-//! `Beam::descend` for what one child a line gained).
+//! long.
 //!
 //! The beam starts one position wide (a line of greedy choices, each the
 //! child whose rollout got furthest) and, each time it runs dry, starts
@@ -38,8 +36,7 @@ const HINT_MOVES: usize = 16;
 /// rollout's first moves, which the child along the first of them takes
 /// with the score, without a rollout (see [`Line`]): a one-wide beam then
 /// rolls out from the children of a position other than the one its last
-/// rollout went through. (Numbered deals 1..80 at a million positions, `--tactic
-/// beam-2`: 33 won against 31 with a rollout from every child.)
+/// rollout went through.
 #[derive(Clone, Copy)]
 struct Candidate<S, M> {
     score: i32,
@@ -109,12 +106,10 @@ fn rolled_out<G: Game>(
     mv: G::Move,
     earlier: &Ends,
 ) -> Result<Rolled<G::Move>, Stop> {
-    Ok(
-        match rollout.play(search, child, Some(mv), Some(earlier))? {
-            Outcome::Stopped(score) => Rolled::Stopped(score, Line::of(rollout.line())),
-            Outcome::Won => Rolled::Won(rollout.line().to_vec()),
-        },
-    )
+    Ok(match rollout.play(search, child, Some(mv), earlier)? {
+        Outcome::Stopped(score) => Rolled::Stopped(score, Line::of(rollout.line())),
+        Outcome::Won => Rolled::Won(rollout.line().to_vec()),
+    })
 }
 
 impl<G: Game> Beam<G> {
@@ -263,11 +258,10 @@ impl<G: Game> Beam<G> {
     }
 
     /// Plays the rollouts of the children in `rolls` not hinted, each with
-    /// an even share of what is left of the node limit, on the helper
+    /// an even share of what is left of the node limit, on the pool's
     /// threads at once where the search has them (one position's children
-    /// are a handful, too few to share out: Alexandria deal 176 on two
-    /// threads took as long as on one, a tenth of it in the kernel, waking
-    /// threads).
+    /// are a handful, too few to share out: waking the threads costs more
+    /// than they save).
     ///
     /// They are cut into [`PARTS`] parts, each of the children of whole
     /// positions, and a part's rollouts are played one after another: each
@@ -276,8 +270,7 @@ impl<G: Game> Beam<G> {
     /// those of other parts did. Then the ends of the parts join the beam's
     /// in order. So the scores do not hang on which thread gets where
     /// first, and the beam searches the same positions on any number of
-    /// threads. (When rollouts on two threads read each other's ends as
-    /// they went, Rows of Four deal 235 took 0.8 to 23.5 s in ten runs.)
+    /// threads.
     fn roll_out(&mut self, search: &mut Search<G>) -> Vec<Result<Rolled<G::Move>, Stop>> {
         let todo: Vec<_> = (self.rolls.iter())
             .filter(|roll| !roll.3)
@@ -288,23 +281,22 @@ impl<G: Game> Beam<G> {
         }
         let share = search.nodes_left().map(|left| left / todo.len() as u64);
         let level = self.rollout_level;
-        self.parts
-            .resize_with(PARTS, || Rollout::remembering(level));
+        self.parts.resize_with(PARTS, || Rollout::new(level));
         let (earlier, todo) = (&self.ends, &todo);
         let (nodes, best) = (AtomicU64::new(0), AtomicU32::new(0));
         let fork = &*search;
         let play = |(rollout, part): (&mut Rollout<G>, Range<usize>)| {
             let mut outcomes = Vec::with_capacity(part.len());
             for &(_, mv, child) in &todo[part] {
-                let mut helper = fork.fork(share);
-                outcomes.push(rolled_out(rollout, &mut helper, child, mv, earlier));
-                nodes.fetch_add(helper.nodes, Ordering::Relaxed);
-                best.fetch_max(helper.best, Ordering::Relaxed);
+                let mut forked = fork.fork(share);
+                outcomes.push(rolled_out(rollout, &mut forked, child, mv, earlier));
+                nodes.fetch_add(forked.nodes, Ordering::Relaxed);
+                best.fetch_max(forked.best, Ordering::Relaxed);
             }
             outcomes
         };
         let parts = parts_by_parent(todo, PARTS);
-        let outcomes: Vec<Vec<_>> = match search.helpers > 1 && parts.len() > 1 {
+        let outcomes: Vec<Vec<_>> = match search.threads > 1 && parts.len() > 1 {
             true => (self.parts.par_iter_mut())
                 .zip(parts.into_par_iter())
                 .map(play)
@@ -325,13 +317,7 @@ impl<G: Game> Beam<G> {
     /// Siblings share most of their rollouts and score alike, so a beam
     /// that took the best children of all its positions alike filled up
     /// with the children of one or two of them and followed few lines
-    /// abreast. (Alexandria's default search, one thread, `--max-nodes
-    /// 3000000`: of the 74 of numbered deals 1..1000 unknown at 5 s in
-    /// `results/alexandria.csv`, 33 won, most cards home 120.5 on average,
-    /// against 3 and 93.9 taking the best alike; of the 56 deals of
-    /// 1001..1300 that either left unknown at a million positions, 37
-    /// against 23. At a million, deals 1001..1100 gave 87 wins against 90,
-    /// 1101..1300 170 against 163.)
+    /// abreast.
     fn descend(&mut self) {
         if self.children.len() > self.width {
             // By parent, each one's best first; then those bests to the
@@ -393,12 +379,9 @@ impl<G: Game> Beam<G> {
 }
 
 /// How many parts [`Beam::roll_out`] cuts a depth's rollouts into: a few
-/// a thread, so that a thread whose parts end early takes another's. (On
-/// two threads, 2, 8 and 32 parts searched alike: Alexandria's 74 numbered
-/// deals of 1..1000 left unknown at 5 s in the record of commit 695269e,
-/// 3M positions each, won 34, 36 and 37; Rows of Four's 93 deals of
-/// 1..50000 that took 0.2 to 1.5 s in `results/rows-of-four-50k.csv`, 4M
-/// each, 56.0M, 50.2M and 58.6M positions in all.)
+/// a thread, so that a thread whose parts end early takes another's. The
+/// count changes which rollouts stop early, and so the positions searched,
+/// but not by much.
 const PARTS: usize = 8;
 
 /// Cuts `rolls`, in order of their parents' places, into at most `parts`

@@ -13,9 +13,6 @@ use std::mem::size_of;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use ahash::AHashMap;
-
-use super::rollout::{Line, Outcome, Rollout};
 use super::shared::{SharedTable, SharedView, Visit};
 use super::walk::Visited;
 use super::{CHECK_EVERY, Closed, End, ROOT, Search, Stop, Table};
@@ -25,9 +22,7 @@ use crate::notation;
 /// A position waiting to be expanded, with the move that reached it from
 /// an expanded one. The position is kept whole, though a few bytes would
 /// name it by that move: working it out again from its parent, read
-/// wherever that lies among the expanded positions, made Solvitaire's 20
-/// slowest Raglan boards 6% slower (662 ms against 623, best of three) and
-/// took 3.5% more instructions on board 26.
+/// wherever that lies among the expanded positions, was slower.
 #[derive(Clone, Copy)]
 struct Open<S, M> {
     state: S,
@@ -35,39 +30,17 @@ struct Open<S, M> {
     mv: M,
 }
 
-/// How many of a rollout's first moves a queued position keeps.
-const HINT_MOVES: usize = 8;
-
-/// What a search led by rollouts knows of a queued position: its score,
-/// and the first moves of the rollout that gave it, which the child along
-/// the first of them takes with the score, without a rollout of its own
-/// (see [`Line`]), when the position is expanded. A best-first search
-/// goes down its best line one position at a time, each a child of the
-/// last, so many expansions save a rollout:
-/// Alexandria's deal 10 (`--tactic rollouts-1`) is won through the same
-/// 756 positions in 93.8k nodes, against 120.6k; in 2M nodes, deal 9
-/// (`rollouts-3`) reaches 16.0k positions against 15.0k. Kept beside the
-/// queue, by key, so that the queue of a search without rollouts takes no
-/// more room.
-#[derive(Clone, Copy)]
-struct Hint<M> {
-    score: i32,
-    line: Line<M, HINT_MOVES>,
-}
-
 /// The positions waiting to be expanded, by score: one queue per score,
-/// highest first and, within a score, oldest first. (Newest first, which
-/// follows a line as a depth-first walk would, took 40% more positions
-/// on numbered Raglan deals 30001..31000.) Scores fall in a narrow range
-/// (Raglan's within about a thousand), so a queue per score makes taking
-/// and adding O(1), where a binary heap took a twentieth of the time.
+/// highest first and, within a score, oldest first (newest first, which
+/// follows a line as a depth-first walk would, expanded more positions).
+/// Scores fall in a narrow range, so a queue per score makes taking and
+/// adding O(1), where a binary heap costs a logarithm.
 ///
 /// The queues are chains through one store of items, whose freed places
 /// are taken again first: one block that grows by doubling, which the
 /// allocator backs with huge pages once it is large, where a `VecDeque`
 /// per score grew hundreds of small blocks, each copied at every growth
-/// and faulted in 4 KiB at a time (numbered Raglan deals 1..300: 140k
-/// page faults in all, of which about 30k in those copies).
+/// and faulted in 4 KiB at a time.
 struct Queue<T> {
     /// The score of `ends[0]`.
     lowest: i32,
@@ -169,21 +142,18 @@ impl<T: Copy> Queue<T> {
 /// A best-first attempt, kept between the turns of its tactic, as a walk
 /// is: a turn that runs out of nodes leaves its queue for the next.
 ///
-/// It is led by [`Game::score`] and makes every move, or else it is
-/// narrowed and led by rollouts (see [`super::rollout`]), and only ever
-/// proves a win. Every position reached is
-/// recorded in the table when first generated and queued then, so each is
-/// queued once, unless the table forgets it and it is met again. If the
-/// queue of an attempt with every move runs dry, the deal is lost, as in
-/// the walk, even if the table
-/// forgot positions: every child of an expanded position was either queued
+/// It is led by [`Game::score`] and makes every move. Every position
+/// reached is recorded in the table when first generated and queued then,
+/// so each is queued once, unless the table forgets it and it is met
+/// again. If the queue runs dry, the deal is lost, as in the walk, even if
+/// the table forgot positions: every child of an expanded position was either queued
 /// then, or found in the table, so queued before; and all that was queued
 /// was expanded. So the expanded positions hold every child of each, and
-/// with the start, every position reachable. (Asking that the table forget
-/// nothing as well threw away the proof of deals whose table, half full,
-/// had a probe window overflow: deal 45068 went on from 4.7M positions to
-/// 10.6M.) The queue and the expanded positions may take `room` bytes;
-/// past that the attempt gives up.
+/// with the start, every position reachable. (So the attempt need not ask
+/// that the table forgot nothing, which would throw away the proof of a
+/// deal whose table, half full, had one window of slots overflow.) The
+/// queue and the expanded positions may take `room` bytes; past that the
+/// attempt gives up.
 pub(super) struct BestFirst<G: Game> {
     closed: Vec<Closed<G::Move>>,
     open: Queue<Open<G::State, G::Move>>,
@@ -193,19 +163,11 @@ pub(super) struct BestFirst<G: Game> {
     moves: Vec<G::Move>,
     /// Each child with its key and the key's hash.
     children: Vec<(G::State, G::Key, u64)>,
-    /// The hints of the positions queued by a search led by rollouts.
-    hints: AHashMap<G::Key, Hint<G::Move>>,
-    /// The narrowing level, 0 for every move.
-    narrowing: u32,
-    /// Set when positions are scored by rollouts (see
-    /// [`super::Plan::rollout_level`]).
-    rollout: Option<Rollout<G>>,
     pub(super) room: usize,
 }
 
 impl<G: Game> BestFirst<G> {
-    /// An attempt from `root`, already recorded in the table, with every
-    /// move, led by [`Game::score`].
+    /// An attempt from `root`, already recorded in the table.
     pub(super) fn new(root: G::State, room: usize) -> BestFirst<G> {
         BestFirst {
             closed: Vec::new(),
@@ -213,25 +175,7 @@ impl<G: Game> BestFirst<G> {
             pending: Some((root, ROOT, None)),
             moves: Vec::new(),
             children: Vec::new(),
-            hints: AHashMap::new(),
-            narrowing: 0,
-            rollout: None,
             room,
-        }
-    }
-
-    /// An attempt from `root`, already recorded in the table, narrowed at
-    /// `level` and led by rollouts at `rollout_level`.
-    pub(super) fn with_rollouts(
-        root: G::State,
-        level: u32,
-        rollout_level: u32,
-        room: usize,
-    ) -> BestFirst<G> {
-        BestFirst {
-            narrowing: level,
-            rollout: Some(Rollout::new(rollout_level)),
-            ..BestFirst::new(root, room)
         }
     }
 
@@ -256,9 +200,8 @@ impl<G: Game> BestFirst<G> {
                 return end;
             }
             self.pending = None;
-            // Every so many expansions, not nodes: a rollout's nodes between
-            // two expansions would make a node count land on the check
-            // only by chance.
+            // Every so many expansions of this attempt, as its bytes grow
+            // with them.
             let expanded = self.closed.len() as u64;
             if expanded.is_multiple_of(CHECK_EVERY) && self.bytes() > self.room {
                 return End::OutOfRoom;
@@ -270,65 +213,35 @@ impl<G: Game> BestFirst<G> {
                 continue;
             }
             let (moves, children) = (&mut self.moves, &mut self.children);
-            if let Some(mv) = expand(search, &state, mv, self.narrowing, table, moves, children) {
+            if let Some(mv) = expand(search, &state, mv, table, moves, children) {
                 return End::Won(super::line(game, &self.closed, id, mv, &[]));
             }
-            let known = match self.rollout {
-                Some(_) => self.hints.remove(&game.key(&state)),
-                None => None,
-            };
-            for i in 0..self.moves.len() {
-                let (mv, (state, key, hash)) = (self.moves[i], self.children[i]);
-                if !table.insert_hashed(key, hash) {
-                    continue;
+            for (&mv, &(state, key, hash)) in self.moves.iter().zip(&self.children) {
+                if table.insert_hashed(key, hash) {
+                    let parent = id;
+                    self.open
+                        .push(game.score(&state), Open { state, parent, mv });
                 }
-                let score = match &mut self.rollout {
-                    None => game.score(&state),
-                    Some(_) if known.is_some_and(|k| k.line.starts_with(mv)) => {
-                        let known = known.expect("the hint was read");
-                        let (score, line) = (known.score, known.line.rest());
-                        self.hints.insert(key, Hint { score, line });
-                        score
-                    }
-                    Some(rollout) => match rollout.play(search, state, Some(mv), None) {
-                        Err(stop) => return End::Stopped(stop),
-                        Ok(Outcome::Stopped(score)) => {
-                            let line = Line::of(rollout.line());
-                            self.hints.insert(key, Hint { score, line });
-                            score
-                        }
-                        Ok(Outcome::Won) => {
-                            let rest = rollout.line().to_vec();
-                            return End::Won(super::line(game, &self.closed, id, mv, &rest));
-                        }
-                    },
-                };
-                let parent = id;
-                self.open.push(score, Open { state, parent, mv });
             }
         }
     }
 
     /// Bytes the expanded and queued positions take, room to grow included.
     fn bytes(&self) -> usize {
-        self.closed.capacity() * size_of::<Closed<G::Move>>()
-            + self.hints.capacity() * size_of::<(G::Key, Hint<G::Move>)>()
-            + self.open.bytes()
-            + self.rollout.as_ref().map_or(0, Rollout::bytes)
+        self.closed.capacity() * size_of::<Closed<G::Move>>() + self.open.bytes()
     }
 }
 
-/// Puts the moves from `state` (reached by `last`) in `moves`, and in
+/// Puts every move from `state` (reached by `last`) in `moves`, and in
 /// `children` the positions they lead to with their keys and the keys'
 /// hashes; gives a move that wins at once, if there is one. Each child's
 /// key is worked out first, its table slot fetched meanwhile, so that the
-/// cache misses of the lookups that follow overlap: waiting on them one by
-/// one took a tenth of the time.
+/// cache misses of the lookups that follow overlap rather than come one by
+/// one.
 fn expand<G: Game>(
     search: &mut Search<G>,
     state: &G::State,
     last: Option<G::Move>,
-    narrowing: u32,
     table: &impl Visited<G::Key>,
     moves: &mut Vec<G::Move>,
     children: &mut Vec<(G::State, G::Key, u64)>,
@@ -336,7 +249,7 @@ fn expand<G: Game>(
     let game = search.game;
     moves.clear();
     let ask = Ask {
-        narrowing,
+        narrowing: 0,
         ordered: false,
     };
     game.moves(state, last, ask, moves);
@@ -355,10 +268,7 @@ fn expand<G: Game>(
 
 /// How many positions a thread of a shared best-first search takes from
 /// the queue at a time. Each take locks the queue; more would expand
-/// positions further from the best ones now known. Raglan's lost deals
-/// 24623 and 11606 (`--tactic best-first --threads 2`, the least user
-/// time of three runs): 5.02 and 5.69 s with lots of 1, 4.19 and 4.94 s
-/// with 4, 3.21 and 3.81 s with 16, 3.00 and 4.00 s with 64.
+/// positions further from the best ones now known.
 const LOT: usize = 16;
 
 /// A position in the queue of a shared best-first search: the start, with
@@ -370,7 +280,7 @@ type Expanded<G> = Vec<Closed<<G as Game>::Move>>;
 
 /// The best-first search that the threads searching one deal share (see
 /// [`super::solve_parallel`]): one queue, one table of the positions
-/// queued (the crew's shared table, which says which thread first met a
+/// queued (the workers' shared table, which says which thread first met a
 /// position), and each thread's list of the positions it expanded.
 ///
 /// Each thread takes a lot of the best positions from the queue, expands
@@ -545,8 +455,7 @@ impl<G: Game> SharedBestFirst<G> {
     }
 
     /// Expands on until a win, the end of the reachable positions, or the
-    /// end of the turn's nodes, as [`BestFirst::resume`] does with every
-    /// move and no rollouts.
+    /// end of the turn's nodes, as [`BestFirst::resume`] does.
     pub(super) fn resume(
         &mut self,
         search: &mut Search<G>,
@@ -577,7 +486,7 @@ impl<G: Game> SharedBestFirst<G> {
                 continue;
             }
             let (moves, children) = (&mut self.moves, &mut self.children);
-            if let Some(mv) = expand(search, &state, mv, 0, table, moves, children) {
+            if let Some(mv) = expand(search, &state, mv, table, moves, children) {
                 self.flush(frontier);
                 return End::Won(frontier.line(game, id, mv));
             }

@@ -68,3 +68,49 @@ pub const fn same_level(level: u32) -> u32 {
 pub trait Planned: Game {
     const PLAN: Plan;
 }
+
+/// How many times the turn's budget a best-first turn gets: best-first
+/// search is the exhaustive tactic where a game has it, and in Raglan it
+/// finds most of the hard wins.
+const BEST_FIRST_WEIGHT: u64 = 2;
+
+/// A way to search a deal (see the terms in [`super`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tactic {
+    /// Best-first, with every move (see [`super::best_first`]).
+    BestFirst,
+    /// Depth-first at a level of narrowing (see [`super::walk`]).
+    Narrowed(u32),
+    /// Depth-first with every move.
+    Full,
+    /// A beam search at a level of narrowing (see [`super::beam`]).
+    Beam(u32),
+}
+
+impl Tactic {
+    /// The tactics a game's searches take turns at: the exhaustive one
+    /// first, best-first where the plan has it, else the full walk; then
+    /// the narrowed walks, then the beams.
+    pub(super) fn all(plan: &Plan) -> Vec<Tactic> {
+        let exhaustive = if plan.best_first {
+            Tactic::BestFirst
+        } else {
+            Tactic::Full
+        };
+        let narrowed = plan.narrowings.iter().map(|&level| Tactic::Narrowed(level));
+        let beams = plan.beams.iter().map(|&level| Tactic::Beam(level));
+        std::iter::once(exhaustive)
+            .chain(narrowed)
+            .chain(beams)
+            .collect()
+    }
+
+    /// How many times the turn's budget this tactic's turns get.
+    pub(super) fn weight(self, plan: &Plan) -> u64 {
+        match self {
+            Tactic::BestFirst => BEST_FIRST_WEIGHT,
+            Tactic::Beam(_) => plan.beam_weight,
+            Tactic::Narrowed(_) | Tactic::Full => 1,
+        }
+    }
+}

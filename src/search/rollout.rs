@@ -6,8 +6,8 @@
 //! last cards a hundred moves later), that says little. A rollout plays
 //! on from the position, each time the move the engine orders first, to
 //! where play stops, and the position is judged by how far that got. A
-//! best-first search led by these scores (see [`super::best_first`])
-//! goes on from the positions whose greedy lines got furthest.
+//! beam led by these scores (see [`super::beam`]) goes on from the
+//! positions whose greedy lines got furthest.
 
 use ahash::AHashSet;
 
@@ -58,11 +58,8 @@ impl<M: Copy + PartialEq, const N: usize> Line<M, N> {
 /// Where earlier rollouts ended, by the positions they went through: a
 /// rollout that reaches one of those positions would go on as the earlier
 /// one did, so it stops there and takes the earlier one's score. Greedy
-/// lines from sibling positions soon run together (Alexandria deal 1,
-/// `--tactic beam-2`, a million positions: 83% of rollouts reached a
-/// position an earlier one went through, and 75% of their steps came
-/// after it), and a beam that starts over wider rolls out from the same
-/// positions again.
+/// lines from sibling positions soon run together, and a beam that starts
+/// over wider rolls out from the same positions again.
 ///
 /// A slot holds a hash of a position's key and the score, and a position
 /// whose hash differs in the slot's place is forgotten. Two positions
@@ -70,10 +67,7 @@ impl<M: Copy + PartialEq, const N: usize> Line<M, N> {
 /// misguide which position is searched first, never a verdict, since a
 /// score decides no win or loss. A rollout that stops at a remembered
 /// position would have played on as the earlier one did, except where
-/// one of them steps around a position of its own history: on deal 117
-/// (`--tactic beam-2`, 300k positions, a scratch build that also rolled
-/// out afresh at each stop) 10% of the stops took another score than
-/// the fresh rollout got.
+/// one of them steps around a position of its own history.
 pub(super) struct Ends {
     /// `(hash, score)`, by the hash's low bits; a hash of 0 is an empty
     /// slot (a position hashing to 0 is not remembered).
@@ -120,10 +114,9 @@ impl Ends {
     /// `i` or `i + n` of the doubled slots, by the next bit of its hash,
     /// so the old slots keep their pages (the allocator moves a large
     /// block's pages rather than copy them), and only the new half is
-    /// fresh memory, which the kernel clears as it is first touched. (A
-    /// new block for each size had the beam's thread of Alexandria deal
-    /// 343 on two threads spend 0.14 s of its 0.38 s in the kernel,
-    /// clearing the pages of these slots while the others waited.)
+    /// fresh memory, which the kernel clears as it is first touched: a new
+    /// block for each size had the beam's thread clear pages while the
+    /// others waited.
     fn put(&mut self, hash: u64, score: i32) {
         if let Some(puts) = &mut self.puts {
             puts.push(hash);
@@ -179,11 +172,16 @@ pub(super) struct Rollout<G: Game> {
     line: Vec<G::Move>,
     /// The hashes of the positions the rollout went through, for `ends`.
     path: Vec<u64>,
-    /// Kept only for a beam (see [`Rollout::remembering`]).
-    ends: Option<Ends>,
+    /// Where its rollouts ended, until [`Rollout::pass_on`].
+    ends: Ends,
 }
 
 impl<G: Game> Rollout<G> {
+    /// Rollouts at level `narrowing` that stop where an earlier one went
+    /// (see [`Ends`]), as a beam's do: it wins far more deals so. A
+    /// rollout keeps where it ended only until [`Rollout::pass_on`] gives
+    /// that to the beam's [`Ends`], which the rollouts of later depths
+    /// read.
     pub(super) fn new(narrowing: u32) -> Rollout<G> {
         Rollout {
             narrowing,
@@ -191,28 +189,7 @@ impl<G: Game> Rollout<G> {
             moves: Vec::new(),
             line: Vec::new(),
             path: Vec::new(),
-            ends: None,
-        }
-    }
-
-    /// Rollouts that stop where an earlier one went (see [`Ends`]), for a
-    /// beam. In Alexandria, numbered deals that the search of 5 s left
-    /// unknown (the first 40 unknowns of the record of commit 53239d1),
-    /// with 5 s each again, two at a time on a loaded machine: 9 won
-    /// (most cards home 108.4 on average) against 0 (91.5). Best-first
-    /// searches do not remember: in a game where moves can be undone a
-    /// rollout steps around the positions it went through, so one from a
-    /// position another went through may go elsewhere, and the best-first
-    /// searches of Rows of Four, misled, no longer won deal 326 within
-    /// 20M positions (184k without).
-    ///
-    /// It keeps where its rollouts ended only until [`Rollout::pass_on`]
-    /// gives them to the beam's [`Ends`], which the rollouts of later
-    /// depths read.
-    pub(super) fn remembering(narrowing: u32) -> Rollout<G> {
-        Rollout {
-            ends: Some(Ends::passing_on()),
-            ..Rollout::new(narrowing)
+            ends: Ends::passing_on(),
         }
     }
 
@@ -225,7 +202,7 @@ impl<G: Game> Rollout<G> {
         search: &mut Search<G>,
         mut state: G::State,
         mut last: Option<G::Move>,
-        earlier: Option<&Ends>,
+        earlier: &Ends,
     ) -> Result<Outcome, Stop> {
         let game = search.game;
         let ask = Ask {
@@ -243,14 +220,11 @@ impl<G: Game> Rollout<G> {
             if game.is_won(&state) {
                 return Ok(Outcome::Won);
             }
-            if let Some(ends) = &self.ends {
-                let hash = key.table_hash();
-                let end = ends.get(hash).or_else(|| earlier?.get(hash));
-                if let Some(score) = end {
-                    return Ok(self.stop(score));
-                }
-                self.path.push(hash);
+            let hash = key.table_hash();
+            if let Some(score) = self.ends.get(hash).or_else(|| earlier.get(hash)) {
+                return Ok(self.stop(score));
             }
+            self.path.push(hash);
             self.moves.clear();
             game.moves(&state, last, ask, &mut self.moves);
             let next = self.moves.iter().find_map(|&mv| {
@@ -269,10 +243,8 @@ impl<G: Game> Rollout<G> {
     /// Ends a rollout that got `score`, remembering it for the positions
     /// the rollout went through.
     fn stop(&mut self, score: i32) -> Outcome {
-        if let Some(ends) = &mut self.ends {
-            for &hash in &self.path {
-                ends.put(hash, score);
-            }
+        for &hash in &self.path {
+            self.ends.put(hash, score);
         }
         Outcome::Stopped(score)
     }
@@ -287,15 +259,13 @@ impl<G: Game> Rollout<G> {
         self.seen.capacity() * std::mem::size_of::<G::Key>()
             + (self.moves.capacity() + self.line.capacity()) * std::mem::size_of::<G::Move>()
             + self.path.capacity() * std::mem::size_of::<u64>()
-            + self.ends.as_ref().map_or(0, Ends::bytes)
+            + self.ends.bytes()
     }
 
     /// Passes the ends this rollout remembers on to `to` (see
     /// [`Ends::absorb`]).
     pub(super) fn pass_on(&mut self, to: &mut Ends) {
-        if let Some(ends) = &mut self.ends {
-            to.absorb(ends);
-        }
+        to.absorb(&mut self.ends);
     }
 }
 

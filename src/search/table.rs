@@ -10,127 +10,14 @@ use std::mem::size_of;
 
 use rayon::prelude::*;
 
-/// A key the table can store.
-pub trait TableKey: Copy + Eq + std::hash::Hash + Send + Sync {
-    /// The value marking an empty slot: zero, so that a new table is
-    /// zeroed memory the system hands out lazily. No game may produce it as
-    /// a key.
-    const EMPTY: Self;
-
-    /// How many 64-bit words the key takes, and each of them: what the
-    /// shared table stores (see [`super::shared`]).
-    const WORDS: usize;
-    fn word(&self, i: usize) -> u64;
-    fn from_words(words: &[u64]) -> Self;
-
-    /// A well-mixed hash; the table indexes with its high bits.
-    fn table_hash(&self) -> u64;
-
-    /// A bit no key ever sets, if the key is one word and has one: the
-    /// shared table then keeps a slot in that one word (see
-    /// [`super::shared`]).
-    const SPARE_BIT: Option<u64> = None;
-
-    /// Whether two keys are equal: `==`, which for arrays of words calls
-    /// `memcmp`, and each probe of the table compares keys.
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
-}
-
-impl TableKey for u64 {
-    const EMPTY: u64 = 0;
-    const WORDS: usize = 1;
-
-    fn word(&self, _: usize) -> u64 {
-        *self
-    }
-
-    fn from_words(words: &[u64]) -> u64 {
-        words[0]
-    }
-
-    fn table_hash(&self) -> u64 {
-        let k = *self ^ (*self >> 32);
-        k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    }
-}
-
-/// A one-word key in which bit `SPARE` is never set, as a game promises
-/// (All in a Row's): the shared table keeps its slots in one word, with
-/// its mark in that bit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SpareBitKey<const SPARE: u32>(u64);
-
-impl<const SPARE: u32> SpareBitKey<SPARE> {
-    /// The key `word`, which must leave bit `SPARE` clear: a key with it
-    /// set would read back as another key, once the table stripped its
-    /// mark.
-    #[inline]
-    pub const fn new(word: u64) -> SpareBitKey<SPARE> {
-        debug_assert!(word & 1 << SPARE == 0, "a key sets its spare bit");
-        SpareBitKey(word)
-    }
-}
-
-impl<const SPARE: u32> TableKey for SpareBitKey<SPARE> {
-    const EMPTY: SpareBitKey<SPARE> = SpareBitKey(0);
-    const WORDS: usize = 1;
-    const SPARE_BIT: Option<u64> = Some(1 << SPARE);
-
-    fn word(&self, _: usize) -> u64 {
-        self.0
-    }
-
-    fn from_words(words: &[u64]) -> SpareBitKey<SPARE> {
-        SpareBitKey(words[0])
-    }
-
-    fn table_hash(&self) -> u64 {
-        self.0.table_hash()
-    }
-}
-
-impl<const N: usize> TableKey for [u64; N] {
-    const EMPTY: [u64; N] = [0; N];
-    const WORDS: usize = N;
-
-    fn word(&self, i: usize) -> u64 {
-        self[i]
-    }
-
-    fn from_words(words: &[u64]) -> [u64; N] {
-        std::array::from_fn(|i| words[i])
-    }
-
-    fn table_hash(&self) -> u64 {
-        self.iter()
-            .fold(0u64, |h, &w| {
-                (h.rotate_left(23) ^ w).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            })
-            .table_hash()
-    }
-
-    /// Every word compared, with no branch and no call: a probe mostly
-    /// meets a different key or an empty slot, which `memcmp` took a tenth
-    /// of a Rows of Four walk to tell.
-    #[inline]
-    fn same(&self, other: &Self) -> bool {
-        self.iter()
-            .zip(other)
-            .fold(0, |diff, (a, b)| diff | (a ^ b))
-            == 0
-    }
-}
+use crate::key::TableKey;
 
 /// How far from its home slot a key may be placed; lookups stop there too.
 /// Runs of occupied slots grow with the table: at half load the longest
 /// in a table of n slots is about 5 ln n, so tables past about 100k slots
-/// forget a few positions before they are half full (Raglan's narrowed
-/// attempts with 81k positions in 256k slots did). That costs a few
-/// positions searched again and nothing else; a window of 128 left the
-/// positions searched on numbered deals 1..3000 and 30001..33000 the same,
-/// and would make every insert into a full table read four times as far.
+/// forget a few positions before they are half full. That costs a few
+/// positions searched again and nothing else, where a wider window would
+/// make every insert into a full table read further.
 pub(super) const PROBES: usize = 32;
 
 /// The smallest table, 2048 slots (64 KiB of Raglan's keys). A search
@@ -152,8 +39,7 @@ const POOLED_BYTES: usize = 4 << 20;
 ///
 /// The memory it once took is kept for the next search of a batch and only
 /// a prefix of it, `active` slots, is in use: asking the system for fresh
-/// memory at every deal costs page faults, which took a tenth of a batch's
-/// time.
+/// memory at every deal costs page faults.
 pub struct Table<K: TableKey> {
     slots: Vec<K>,
     /// Slots a key's home may be, a power of two or `max_slots`; the slots
@@ -197,9 +83,7 @@ impl<K: TableKey> Table<K> {
     /// The most slots a table within `max_bytes` may have: the largest
     /// power of two that leaves room for the copy of the keys of the size
     /// before it, or, if more, what is left beside the copy of its own
-    /// keys. (The power of two alone took from 40% to 80% of the room: a
-    /// table of All in a Row's one-word keys had 64Mi slots in 1 GiB, now
-    /// 96Mi.)
+    /// keys (the power of two alone takes from 40% to 80% of the room).
     fn max_slots(max_bytes: usize) -> usize {
         let room = (max_bytes / size_of::<K>()).saturating_sub(PROBES);
         let fit = (room.saturating_sub(1) * 4 / 5).max(512);
@@ -353,12 +237,7 @@ impl<K: TableKey> Table<K> {
         // Small tables grow fourfold, since each growth rehashes every key;
         // past 8 MiB they double: the kernel clears each fresh page as it
         // is first touched, and a large table grown fourfold may hold an
-        // eighth of its slots. (Rows of Four deal 235, one thread, 3M
-        // positions: three walks' tables of 48-byte keys grew to 2Mi slots
-        // for 262k positions each, 404 MB resident against 251 MB when they
-        // double from 8 MiB, 2.5 to 3.1 s against 2.1 s. Doubling from the
-        // smallest size took 7% off All in a Row's `bench`, whose one-word
-        // keys rehash more often than they clear pages.)
+        // eighth of its slots.
         let factor = if self.active * size_of::<K>() < 8 << 20 {
             4
         } else {
@@ -451,9 +330,8 @@ impl<K: TableKey> Tables<K> {
     /// The tables of a thread whose searches may hand work to the threads
     /// of the rayon pool they run in, when those have none of their own: a
     /// beam's rollouts (see [`super::beam`]), and the fresh memory of a
-    /// table's growth, which the kernel clears as it is first touched (a
-    /// quarter of the time of a beam's thread on two threads, when it
-    /// grew its tables alone while the pool waited).
+    /// table's growth, which the kernel clears as it is first touched, and
+    /// which the pool would otherwise wait on.
     pub fn in_pool(self) -> Tables<K> {
         Tables {
             pooled: true,
@@ -490,9 +368,7 @@ impl<K: TableKey> Tables<K> {
     /// still in use a cap of `each`: the others give their memory back, and
     /// the rest may grow into it; those `waits` picks are left as they are.
     /// (A depth-first walk left alone to prove a deal lost would otherwise
-    /// forget positions at a quarter of the cap, and search them again:
-    /// Lanes deal 42 took 38.7M positions, against 13.7M with the whole
-    /// cap.)
+    /// forget positions at its share of the cap, and search them again.)
     pub(super) fn share<'t>(
         tables: impl Iterator<Item = (usize, &'t mut Table<K>)>,
         each: usize,
@@ -519,15 +395,6 @@ impl<K: TableKey> Tables<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A key that sets its spare bit is refused where it is made (in
-    /// builds with debug checks: the key is made at every position).
-    #[test]
-    #[cfg(debug_assertions)]
-    #[should_panic(expected = "spare bit")]
-    fn a_key_may_not_set_its_spare_bit() {
-        let _ = SpareBitKey::<62>::new(1 << 62 | 1);
-    }
 
     #[test]
     fn remembers_what_it_was_given() {

@@ -120,14 +120,14 @@ pub(super) struct Walk<G: Game> {
     path: AHashSet<G::Key>,
     path_kept: bool,
     /// The most bytes the path may take.
-    pub(super) path_cap: usize,
+    pub(super) room: usize,
     /// Stop with [`End::Crowded`] once the (shared) table is crowded.
     pub(super) leave_when_crowded: bool,
 }
 
 impl<G: Game> Walk<G> {
     /// A walk from `root`, already recorded in `table`.
-    pub(super) fn new(root: G::State, key: G::Key, narrowing: u32, path_cap: usize) -> Walk<G> {
+    pub(super) fn new(root: G::State, key: G::Key, narrowing: u32, room: usize) -> Walk<G> {
         Walk {
             narrowing,
             moves: Vec::new(),
@@ -137,7 +137,7 @@ impl<G: Game> Walk<G> {
             pending: Some((root, key, key.table_hash(), None)),
             path: AHashSet::new(),
             path_kept: false,
-            path_cap,
+            room,
             leave_when_crowded: false,
         }
     }
@@ -145,10 +145,10 @@ impl<G: Game> Walk<G> {
     /// A walk from `root` that shares its table with walks on other
     /// threads. It keeps its path from the start: a position busy in the
     /// table may be on its own path, and only the path tells.
-    pub(super) fn sharing(root: G::State, key: G::Key, path_cap: usize) -> Walk<G> {
+    pub(super) fn sharing(root: G::State, key: G::Key, room: usize) -> Walk<G> {
         Walk {
             path_kept: !G::ACYCLIC,
-            ..Walk::new(root, key, 0, path_cap)
+            ..Walk::new(root, key, 0, room)
         }
     }
 
@@ -163,8 +163,7 @@ impl<G: Game> Walk<G> {
     /// needs no more than that every walk ended, or all but one that left
     /// (see [`super::solve_parallel`]). Only those moves are tried again:
     /// the others were, and going over them all again, in a table that
-    /// forgets, searched anew the positions it had dropped (All in a Row
-    /// deal 109407 at `--memory 16M` on two threads: 13.8M positions).
+    /// forgets, searched anew the positions it had dropped.
     pub(super) fn resume(
         &mut self,
         search: &mut Search<G>,
@@ -181,7 +180,7 @@ impl<G: Game> Walk<G> {
                     return end;
                 }
                 self.pending = None;
-                if search.at_check() && self.path_bytes() > self.path_cap {
+                if search.at_check() && self.path_bytes() > self.room {
                     return End::OutOfRoom;
                 }
                 self.expand(search, state, (key, hash), last, table);

@@ -1,0 +1,152 @@
+//! A task: one tactic in a thread's schedule, with its attempt, kept
+//! between its turns, and its table (see the terms in [`super`]).
+
+use super::beam::Beam;
+use super::best_first::{BestFirst, SharedBestFirst};
+use super::shared::SharedView;
+use super::walk::Walk;
+use super::workers::Workers;
+use super::{End, Search, Table, Tactic, budgeted};
+use crate::game::Game;
+use crate::key::TableKey;
+use crate::notation;
+
+/// A tactic's search of the deal, kept between its turns.
+enum Attempt<G: Game> {
+    Walk(Walk<G>),
+    BestFirst(BestFirst<G>),
+    SharedBestFirst(SharedBestFirst<G>),
+    Beam(Beam<G>),
+}
+
+/// A tactic in the schedule: its attempt, begun at its first turn, and
+/// the table it has to itself.
+pub(super) struct Task<G: Game> {
+    pub(super) tactic: Tactic,
+    attempt: Option<Attempt<G>>,
+    /// Nodes its turns took so far.
+    spent: u64,
+    /// Its table's index among the thread's tables.
+    pub(super) table: usize,
+    /// Whether it is this thread's part in the exhaustive tactic the
+    /// workers share: one of the full walks on their table, or a part in
+    /// their best-first search (see [`super::workers`]); it then has no
+    /// table of its own.
+    pub(super) shared: bool,
+    /// Whether, shared, it stops to ask to leave unfinished once the table
+    /// is crowded (see [`Workers::leave`]).
+    pub(super) may_leave: bool,
+}
+
+impl<G: Game> Task<G> {
+    pub(super) fn new(tactic: Tactic, table: usize) -> Task<G> {
+        Task {
+            tactic,
+            attempt: None,
+            spent: 0,
+            table,
+            shared: false,
+            may_leave: false,
+        }
+    }
+
+    /// This thread's part in the exhaustive tactic the workers share.
+    pub(super) fn sharing(tactic: Tactic, may_leave: bool) -> Task<G> {
+        Task {
+            shared: true,
+            may_leave,
+            ..Task::new(tactic, usize::MAX)
+        }
+    }
+
+    /// Takes a turn, as [`Task::turn`] does, at this thread's part in the
+    /// exhaustive tactic of the workers: a full walk on their table, or a
+    /// part in their best-first search.
+    pub(super) fn turn_shared(
+        &mut self,
+        search: &mut Search<G>,
+        workers: &Workers<G>,
+        worker: usize,
+        budget: u64,
+        room: usize,
+    ) -> End<notation::Move> {
+        let walk_room = room.min(search.plan.max_path_bytes);
+        let mut view = SharedView::new(&workers.table);
+        let attempt = self.attempt.get_or_insert_with(|| match self.tactic {
+            Tactic::BestFirst => Attempt::SharedBestFirst(SharedBestFirst::new(worker, room)),
+            _ => {
+                let root = search.game.initial();
+                let key = search.game.key(&root);
+                view.visit(key, key.table_hash());
+                Attempt::Walk(Walk::sharing(root, key, walk_room))
+            }
+        });
+        match attempt {
+            Attempt::Walk(walk) => {
+                walk.room = walk_room;
+                walk.leave_when_crowded = self.may_leave;
+                budgeted(search, &mut self.spent, budget, |search| {
+                    walk.resume(search, &mut view)
+                })
+            }
+            Attempt::SharedBestFirst(best_first) => {
+                let frontier = workers.frontier.as_ref().expect("made with the frontier");
+                best_first.room = room;
+                budgeted(search, &mut self.spent, budget, |search| {
+                    best_first.resume(search, frontier, &mut view)
+                })
+            }
+            _ => unreachable!("a shared attempt is a walk or a shared best-first search"),
+        }
+    }
+
+    /// Leaves the workers' best-first search, if this is this thread's part
+    /// in it (see [`SharedBestFirst::quit`]).
+    pub(super) fn quit(&mut self, workers: &Workers<G>) {
+        if let (Some(Attempt::SharedBestFirst(part)), Some(frontier)) =
+            (&mut self.attempt, &workers.frontier)
+        {
+            part.quit(frontier, &workers.table);
+        }
+    }
+
+    /// Takes a turn with `budget` nodes for all its turns so far, in its
+    /// own `table`, the attempt taking at most `room` bytes besides.
+    pub(super) fn turn(
+        &mut self,
+        search: &mut Search<G>,
+        table: &mut Table<G::Key>,
+        budget: u64,
+        room: usize,
+    ) -> End<notation::Move> {
+        let walk_room = room.min(search.plan.max_path_bytes);
+        let attempt = self.attempt.get_or_insert_with(|| {
+            let root = search.game.initial();
+            let key = search.game.key(&root);
+            table.clear();
+            table.insert(key);
+            match self.tactic {
+                Tactic::BestFirst => Attempt::BestFirst(BestFirst::new(root, room)),
+                Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, walk_room)),
+                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, walk_room)),
+                Tactic::Beam(level) => {
+                    let rollout_level = (search.plan.rollout_level)(level);
+                    Attempt::Beam(Beam::new(root, level, rollout_level, room))
+                }
+            }
+        });
+        // The room grows when the task inherits the tables of others.
+        match attempt {
+            Attempt::Walk(walk) => walk.room = walk_room,
+            Attempt::BestFirst(best_first) => best_first.room = room,
+            Attempt::Beam(beam) => beam.room = room,
+            Attempt::SharedBestFirst(_) => unreachable!("a shared attempt takes shared turns"),
+        }
+        budgeted(search, &mut self.spent, budget, |search| match attempt {
+            Attempt::Walk(walk) => walk.resume(search, table),
+            Attempt::BestFirst(best_first) => best_first.resume(search, table),
+            Attempt::Beam(beam) => beam.resume(search, table),
+            Attempt::SharedBestFirst(_) => unreachable!("a shared attempt takes shared turns"),
+        })
+    }
+}
