@@ -148,8 +148,8 @@ fn timeouts_take_compound_times_and_say_the_forms_they_take() {
 /// replays to 51 cards home, and names what the search left out.
 #[test]
 fn a_lost_deal_shows_its_longest_line_and_what_was_pruned() {
-    let report = stdout_of(patience().args(["solve", GAME, "4"]));
-    assert!(report.contains("# lost: no line wins"), "{report}");
+    let report = stdout_of(patience().args(["solve", GAME, "4", "--verbose"]));
+    assert!(report.contains("# lost: no line of play wins"), "{report}");
     assert!(
         report.contains("second order of two cards of one rank"),
         "{report}"
