@@ -3,16 +3,22 @@
 //! The engines trade clarity for speed (packed states, cards kept outside
 //! the state, move ordering, dead-end pruning), so each is held to the
 //! reference rules of `src/reference`, which are written straight from
-//! RULES.md: only legal moves, the same positions after them, the same
-//! verdicts, and solutions the reference rules accept.
+//! RULES.md. For each of the five games:
 //!
-//! The helpers are generic over [`Game`]; a new game reuses them with one
-//! instantiation next to All in a Row's.
+//! - along random play from numbered deals and from small positions, the
+//!   engine lists only legal moves, each once, reaching the positions the
+//!   reference rules reach, and every play the reference lists, but for
+//!   those its sound pruning leaves out (see [`Pruning`]);
+//! - on small positions its verdicts are the reference's plain search's;
+//! - its wins replay to wins under the reference rules.
+//!
+//! The helpers are generic over [`Game`]; `patience::with_game!` picks
+//! each game's engine.
 
 use std::collections::HashSet;
 
 use patience::board::{Board, Pile};
-use patience::card::{Card, Rank};
+use patience::card::{Card, Rank, Suit};
 use patience::deal::deal;
 use patience::game::{Ask, Game};
 use patience::games::GameKind;
@@ -20,8 +26,9 @@ use patience::games::alexandria::Alexandria;
 use patience::games::all_in_a_row::AllInARow;
 use patience::games::lanes::Lanes;
 use patience::games::raglan::Raglan;
-use patience::notation::Move;
-use patience::reference::{Replay, Rules, plain_search, replay};
+use patience::games::rows_of_four::RowsOfFour;
+use patience::notation::{Move, Place};
+use patience::reference::{Replay, Rules, plain_search, plain_search_by, replay};
 use patience::search::{DEFAULT_MEMORY, Limits, Planned, Report, Tables, Verdict, solve};
 use proptest::prelude::*;
 use proptest::sample::{Index, subsequence};
@@ -54,31 +61,161 @@ fn assert_same_position<G: Game>(game: &G, state: &G::State, rules: &dyn Rules, 
     );
 }
 
+/// Whether an engine that lists `engine` (each move as its notation) in
+/// `board` may leave out `play`, a legal play of the reference's that
+/// needs no draw, by one of its sound prunings.
+type LeftOut = fn(board: &Board, play: &Move, engine: &[Vec<Move>]) -> bool;
+
+/// Which of the reference's plays an engine must list too, and where.
+/// Each engine may leave out legal moves that never lose a win (see
+/// [`Game::moves`]); a game's [`LeftOut`] says which, as its `PRUNING`
+/// does. That the omissions never lose a win is for the verdict tests.
+#[derive(Clone, Copy)]
+enum Pruning {
+    /// Every play but those `LeftOut` allows, at every position.
+    Everywhere(LeftOut),
+    /// The same at the walk's first position only: later, All in a Row's
+    /// freezes, which hang on the moves that led there, leave out more.
+    AtStart(LeftOut),
+    /// Nothing is asked: Raglan's rules J, R and U hang on the moves that
+    /// led to a position. [`Raglan::with_every_move`] has them off.
+    Unchecked,
+}
+
+/// Whether the engine lists a single move and it goes home: a safe move
+/// home, which the games built by suit offer alone (their rule H).
+fn safe_home_alone(engine: &[Vec<Move>]) -> bool {
+    let goes_home = |notation: &Vec<Move>| {
+        matches!(
+            notation.last(),
+            Some(Move::Play {
+                to: Place::Foundation,
+                ..
+            })
+        )
+    };
+    matches!(engine, [only] if goes_home(only))
+}
+
+/// Whether `play` goes to an empty pile other than the first: the engines
+/// offer one empty pile, the others reaching the same positions with the
+/// piles in another order (their rule S).
+fn to_a_later_empty_pile(board: &Board, play: &Move) -> bool {
+    let Move::Play {
+        to: Place::Tableau(to),
+        ..
+    } = *play
+    else {
+        return false;
+    };
+    let first = board.piles.iter().position(Pile::is_empty);
+    board.piles[to as usize].is_empty() && first != Some(to as usize)
+}
+
+/// Whether `play` moves the whole of a pile to an empty one: the same
+/// position with the piles in another order (rule S too).
+fn a_whole_pile_to_an_empty_one(board: &Board, play: &Move) -> bool {
+    let Move::Play {
+        from: Place::Tableau(from),
+        to: Place::Tableau(to),
+        count,
+        ..
+    } = *play
+    else {
+        return false;
+    };
+    board.piles[to as usize].is_empty() && board.piles[from as usize].len() == usize::from(count)
+}
+
+/// Raglan (with every move), Lanes and Alexandria: rules H and S.
+fn by_suit_left_out(board: &Board, play: &Move, engine: &[Vec<Move>]) -> bool {
+    safe_home_alone(engine)
+        || to_a_later_empty_pile(board, play)
+        || a_whole_pile_to_an_empty_one(board, play)
+}
+
+/// Rows of Four: rules H and S, where only the waste fills an empty pile.
+/// (Its rule J, the card just moved staying, needs the last move, which
+/// random play does not pass.)
+fn rows_of_four_left_out(board: &Board, play: &Move, engine: &[Vec<Move>]) -> bool {
+    safe_home_alone(engine) || to_a_later_empty_pile(board, play)
+}
+
+/// All in a Row: of two cards of one rank, the second order of the pair
+/// is left out where the second card is the last of its pile (the line
+/// that plays them swapped is offered), so a left-out card is alone on
+/// its pile and a card of its rank is offered.
+fn all_in_a_row_left_out(board: &Board, play: &Move, engine: &[Vec<Move>]) -> bool {
+    let Move::Play {
+        from: Place::Tableau(from),
+        card,
+        ..
+    } = *play
+    else {
+        return false;
+    };
+    let rank_offered = (engine.iter().flatten())
+        .any(|mv| matches!(mv, Move::Play { card: other, .. } if other.rank() == card.rank()));
+    board.piles[from as usize].len() == 1 && rank_offered
+}
+
+/// Checks that every legal play of the reference in `board` that needs no
+/// draw is an engine move (`engine`, each move as its notation), unless
+/// `left_out` says the engine may leave it out.
+fn assert_plays_listed(rules: &dyn Rules, board: &Board, engine: &[Vec<Move>], left_out: LeftOut) {
+    let listed: HashSet<&Move> = (engine.iter())
+        .filter_map(|notation| match notation.as_slice() {
+            [play] => Some(play),
+            _ => None,
+        })
+        .collect();
+    for play in rules.legal_moves(board) {
+        if matches!(play, Move::Draw(_) | Move::Redeal) || listed.contains(&play) {
+            continue;
+        }
+        assert!(
+            left_out(board, &play, engine),
+            "the engine leaves out {play} in\n{}",
+            board.to_text()
+        );
+    }
+}
+
 /// Walks from `board` along the engine moves `picks` chooses, and at every
 /// position on the way checks that each move the engine lists is listed
 /// once, is legal under the reference rules (which refuse illegal moves),
-/// and leads to the position they reach.
-///
-/// The engine may leave out legal moves that never lose a win (see
-/// [`Game::moves`]; All in a Row leaves out moves that only repeat another
-/// order of same-rank cards), so this cannot ask for all the legal moves.
-/// That the omissions never lose a win is for the verdict tests to check.
-fn check_random_play<G: Game>(rules: &dyn Rules, board: &Board, picks: &[Index]) {
-    let game = G::new(board).expect("a valid board");
+/// and leads to the position they reach; and that the engine lists every
+/// legal play that `pruning` asks of it.
+fn check_random_play<G: Game>(
+    game: &G,
+    rules: &dyn Rules,
+    board: &Board,
+    picks: &[Index],
+    pruning: Pruning,
+) {
     let mut state = game.initial();
     let mut reference = board.clone();
     let mut picks = picks.iter();
     let mut moves = Vec::new();
-    loop {
-        assert_same_position(&game, &state, rules, &reference);
+    for step in 0.. {
+        assert_same_position(game, &state, rules, &reference);
         moves.clear();
         game.moves(&state, None, Ask::FULL, &mut moves);
         let engine: Vec<Vec<Move>> = moves
             .iter()
-            .map(|&mv| notation_of(&game, &state, mv))
+            .map(|&mv| notation_of(game, &state, mv))
             .collect();
         let engine_set: HashSet<&Vec<Move>> = engine.iter().collect();
         assert_eq!(engine_set.len(), engine.len(), "a move listed twice");
+        match pruning {
+            Pruning::Everywhere(left_out) => {
+                assert_plays_listed(rules, &reference, &engine, left_out);
+            }
+            Pruning::AtStart(left_out) if step == 0 => {
+                assert_plays_listed(rules, &reference, &engine, left_out);
+            }
+            _ => {}
+        }
         let mut after = Vec::with_capacity(moves.len());
         for (&mv, notation) in moves.iter().zip(&engine) {
             let next = game.play(&state, mv);
@@ -88,7 +225,7 @@ fn check_random_play<G: Game>(rules: &dyn Rules, board: &Board, picks: &[Index])
                     .play(&mut board, step)
                     .unwrap_or_else(|e| panic!("{step} is illegal: {e}"));
             }
-            assert_same_position(&game, &next, rules, &board);
+            assert_same_position(game, &next, rules, &board);
             after.push((next, board));
         }
         let Some(pick) = picks.next().filter(|_| !after.is_empty()) else {
@@ -96,6 +233,12 @@ fn check_random_play<G: Game>(rules: &dyn Rules, board: &Board, picks: &[Index])
         };
         (state, reference) = after.swap_remove(pick.index(after.len()));
     }
+}
+
+/// [`check_random_play`] with the engine `G` makes for `board`.
+fn check_play_of<G: Game>(kind: GameKind, board: &Board, picks: &[Index], pruning: Pruning) {
+    let game = G::new(board).expect("a valid board");
+    check_random_play(&game, kind.rules(), board, picks, pruning);
 }
 
 /// Solves `board` with the engine and default limits, and checks that a
@@ -119,6 +262,12 @@ fn solve_checked<G: Planned>(rules: &dyn Rules, board: &Board) -> Report {
 /// calls a winnable start a dead end.
 fn check_verdict<G: Planned>(rules: &dyn Rules, board: &Board) {
     let truth = plain_search(rules, board, PLAIN_SEARCH_CAP).expect("a small position");
+    check_verdict_is::<G>(rules, board, truth);
+}
+
+/// Checks that the engine's verdict on `board` is `truth` (won or lost),
+/// and that it never calls a winnable start a dead end.
+fn check_verdict_is<G: Planned>(rules: &dyn Rules, board: &Board, truth: bool) {
     let game = G::new(board).expect("a valid board");
     assert!(
         !(truth && game.is_dead_end(&game.initial())),
@@ -128,6 +277,14 @@ fn check_verdict<G: Planned>(rules: &dyn Rules, board: &Board) {
     let expected = if truth { Verdict::Won } else { Verdict::Lost };
     let report = solve_checked::<G>(rules, board);
     assert_eq!(report.verdict, expected, "verdict of\n{}", board.to_text());
+}
+
+/// [`check_verdict_is`] on a late position if the plain search could say
+/// (`truth`); one it cannot finish within [`LATE_SEARCH_CAP`] is skipped.
+fn check_late_verdict<G: Planned>(kind: GameKind, board: &Board, truth: Option<bool>) {
+    if let Some(truth) = truth {
+        check_verdict_is::<G>(kind.rules(), board, truth);
+    }
 }
 
 /// The cards of numbered deal `n` of All in a Row, pile by pile, bottom
@@ -233,35 +390,76 @@ fn small_all_in_a_row() -> impl Strategy<Value = Board> {
     ]
 }
 
-proptest! {
-    // Failing cases are kept next to this file: proptest's default place
-    // is beside the crate root, which an integration test cannot find.
-    // The case count is left to proptest (256, or PROPTEST_CASES for a
-    // longer hunt).
-    #![proptest_config(ProptestConfig {
+/// Proptest's settings with `cases` cases. Failing cases are kept next to
+/// this file: proptest's default place is beside the crate root, which an
+/// integration test cannot find.
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
         ..ProptestConfig::default()
-    })]
-
-    /// The engine plays only legal moves, to the positions the reference
-    /// rules reach, along random play from numbered deals.
-    #[test]
-    fn all_in_a_row_moves_are_legal(n in any::<u64>(), picks in prop::collection::vec(any::<Index>(), 0..=52)) {
-        let kind = GameKind::AllInARow;
-        check_random_play::<AllInARow>(kind.rules(), &deal(kind.layout(), n), &picks);
     }
+}
+
+/// The boards random play starts from, with their game: of each game,
+/// numbered deals, some changed as a player may type them, and small
+/// positions. Alexandria's walks are the longest and slowest, so it gets
+/// half the share of the others.
+fn start_boards() -> impl Strategy<Value = (GameKind, Board)> {
+    let numbered = |kind: GameKind, typed: fn(u64, &mut Board)| {
+        any::<u64>().prop_map(move |n| {
+            let mut board = deal(kind.layout(), n);
+            typed(n, &mut board);
+            (kind, board)
+        })
+    };
+    let small = |kind: GameKind, boards: BoxedStrategy<Board>| boards.prop_map(move |b| (kind, b));
+    prop_oneof![
+        2 => numbered(GameKind::AllInARow, |_, _| {}),
+        2 => small(GameKind::AllInARow, small_all_in_a_row().boxed()),
+        2 => numbered(GameKind::Raglan, |_, _| {}),
+        2 => small(GameKind::Raglan, crowded_raglans().boxed()),
+        // Half say `Redeals: 1`, and keep saying it.
+        2 => numbered(GameKind::Lanes, |n, board| board.redeals = (n % 2 == 1).then_some(1)),
+        2 => small(GameKind::Lanes, small_laneses().boxed()),
+        // A third without a `Foundations:` line, half with `Redeals: 2`.
+        2 => numbered(GameKind::RowsOfFour, |n, board| {
+            if n % 3 == 1 {
+                board.foundations.clear();
+            }
+            board.redeals = (n % 2 == 1).then_some(2);
+        }),
+        2 => small(GameKind::RowsOfFour, late_rows_of_fours().boxed()),
+        // Half without a `Foundations:` line and with `Redeals: 0`.
+        1 => numbered(GameKind::Alexandria, |n, board| {
+            if n % 2 == 1 {
+                board.foundations.clear();
+                board.redeals = Some(0);
+            }
+        }),
+        1 => small(GameKind::Alexandria, late_alexandrias().boxed()),
+    ]
+}
+
+/// Which plays the random play of `kind` asks its engine to list.
+fn pruning(kind: GameKind) -> Pruning {
+    match kind {
+        GameKind::AllInARow => Pruning::AtStart(all_in_a_row_left_out),
+        GameKind::Raglan => Pruning::Unchecked,
+        GameKind::Lanes | GameKind::Alexandria => Pruning::Everywhere(by_suit_left_out),
+        GameKind::RowsOfFour => Pruning::Everywhere(rows_of_four_left_out),
+    }
+}
+
+proptest! {
+    // The case count is left to proptest (256, or PROPTEST_CASES for a
+    // longer hunt).
+    #![proptest_config(config(ProptestConfig::default().cases))]
 
     /// The engine's verdict is the plain search's on small positions.
     #[test]
     fn all_in_a_row_verdicts_agree(board in small_all_in_a_row()) {
         check_verdict::<AllInARow>(GameKind::AllInARow.rules(), &board);
-    }
-
-    /// Raglan: legal moves to the reference's positions along random play.
-    #[test]
-    fn raglan_moves_are_legal(n in any::<u64>(), picks in prop::collection::vec(any::<Index>(), 0..=80)) {
-        let kind = GameKind::Raglan;
-        check_random_play::<Raglan>(kind.rules(), &deal(kind.layout(), n), &picks);
     }
 
     /// Raglan: the engine's verdict is the plain search's on late positions.
@@ -280,17 +478,6 @@ proptest! {
         check_verdict::<Raglan>(GameKind::Raglan.rules(), &board);
     }
 
-    /// Lanes: legal moves to the reference's positions along random play,
-    /// each engine move spelled out as its draws, redeal and play. Half the
-    /// deals say `Redeals: 1`, as a typed board may, and keep saying it.
-    #[test]
-    fn lanes_moves_are_legal(n in any::<u64>(), picks in prop::collection::vec(any::<Index>(), 0..=80)) {
-        let kind = GameKind::Lanes;
-        let mut board = deal(kind.layout(), n);
-        board.redeals = (n % 2 == 1).then_some(1);
-        check_random_play::<Lanes>(kind.rules(), &board, &picks);
-    }
-
     /// Lanes: the engine's verdict is the plain search's on small
     /// positions, with and without the redeal. Any card may go to an
     /// empty pile, so these are all but always won (200 of 200 sampled):
@@ -301,18 +488,61 @@ proptest! {
     fn lanes_verdicts_agree(board in small_laneses()) {
         check_verdict::<Lanes>(GameKind::Lanes.rules(), &board);
     }
+}
 
-    /// Alexandria: legal moves to the reference's positions along random
-    /// play from numbered deals (runs moved whole and split, face-down
-    /// cards turned up, each engine move spelled out as its draws and
-    /// play). Its verdicts are checked against a plain search in the
-    /// engine's own tests (`src/games/alexandria.rs`): with thirteen piles
-    /// a plain search that tells apart positions differing only in the
-    /// order of the piles outgrows any cap on all but the smallest.
+proptest! {
+    // Five games share these cases, five times proptest's count (1280,
+    // or PROPTEST_CASES times five): some 280 a game, and half that for
+    // Alexandria (see `start_boards`).
+    #![proptest_config(config(ProptestConfig::default().cases * 5))]
+
+    /// Every game: along random play from numbered deals and from small
+    /// positions, the engine lists only legal moves, each once, to the
+    /// positions the reference reaches (each engine move spelled out as
+    /// its draws, redeal and play: runs moved whole and split, face-down
+    /// cards turned up); and it lists every legal play that needs no draw
+    /// but those its pruning leaves out (see [`pruning`]). Raglan's engine
+    /// is checked so with its rules J, R and U off.
     #[test]
-    fn alexandria_moves_are_legal(n in any::<u64>(), picks in prop::collection::vec(any::<Index>(), 0..=120)) {
-        let kind = GameKind::Alexandria;
-        check_random_play::<Alexandria>(kind.rules(), &deal(kind.layout(), n), &picks);
+    fn moves_match_the_reference(
+        (kind, board) in start_boards(),
+        picks in prop::collection::vec(any::<Index>(), 0..=120),
+    ) {
+        patience::with_game!(kind, G => check_play_of::<G>(kind, &board, &picks, pruning(kind)));
+        if kind == GameKind::Raglan {
+            let every = Raglan::with_every_move(&board).expect("a valid board");
+            let pruning = Pruning::Everywhere(by_suit_left_out);
+            check_random_play(&every, kind.rules(), &board, &picks, pruning);
+        }
+    }
+}
+
+proptest! {
+    // Each case is a plain search of up to [`LATE_SEARCH_CAP`] positions,
+    // so these run an eighth of proptest's case count (32, or
+    // PROPTEST_CASES / 8).
+    #![proptest_config(config(ProptestConfig::default().cases / 8))]
+
+    /// Rows of Four: the engine's verdict (with its pruning: safe moves
+    /// home, one empty pile, the card just moved staying, and its dead-end
+    /// test) is the plain search's on late positions, won and lost alike,
+    /// and its wins replay.
+    #[test]
+    fn rows_of_four_verdicts_agree(board in late_rows_of_fours()) {
+        let truth = plain_search(GameKind::RowsOfFour.rules(), &board, LATE_SEARCH_CAP);
+        check_late_verdict::<RowsOfFour>(GameKind::RowsOfFour, &board, truth);
+    }
+
+    /// Alexandria: the engine's verdict (with its pruning: safe moves
+    /// home, one empty pile, no whole King-led pile to an empty one) is
+    /// the plain search's on late positions, won and lost alike, and its
+    /// wins replay. The plain search meets positions that differ only in
+    /// the order of their piles and foundations once (see
+    /// [`alexandria_plain_search`]).
+    #[test]
+    fn alexandria_verdicts_agree(board in late_alexandrias()) {
+        let truth = alexandria_plain_search(&board);
+        check_late_verdict::<Alexandria>(GameKind::Alexandria, &board, truth);
     }
 }
 
@@ -473,6 +703,151 @@ fn small_laneses() -> impl Strategy<Value = Board> {
         any::<bool>(),
     )
         .prop_map(|(n, home, picks, redeal)| small_lanes(n, home, &picks, redeal))
+}
+
+/// The positions the plain search may store on a late Rows of Four or
+/// Alexandria position before the case is skipped: most finish well
+/// within it, and the rest would take seconds each.
+const LATE_SEARCH_CAP: usize = 10_000;
+
+/// The cards numbered deal `dealt` holds in play, in the order it dealt
+/// them (piles bottom to top, pile by pile, then the stock), but for the
+/// first copies of each that `home` (a foundation's top card each) holds.
+fn cards_left(dealt: &Board, decks: u8, home: &[Card]) -> Vec<Card> {
+    let mut left = [decks; Card::COUNT];
+    for top in home {
+        for rank in Rank::all().filter(|&rank| rank <= top.rank()) {
+            left[Card::new(rank, top.suit()).index()] -= 1;
+        }
+    }
+    let dealt =
+        (dealt.piles.iter().flat_map(Pile::cards)).chain(dealt.stock.iter().flatten().copied());
+    let mut cards = Vec::new();
+    for card in dealt {
+        if left[card.index()] > 0 {
+            left[card.index()] -= 1;
+            cards.push(card);
+        }
+    }
+    cards
+}
+
+/// The first `drawn` cards of `stock` (all of them if `all`) moved onto
+/// a waste, which is returned.
+fn draw_some(stock: &mut Vec<Card>, drawn: Index, all: bool) -> Vec<Card> {
+    let drawn = if all {
+        stock.len()
+    } else {
+        drawn.index(stock.len() + 1)
+    };
+    stock.drain(..drawn).collect()
+}
+
+/// A late Rows of Four position: numbered deal `n` with each suit's two
+/// foundations at the ranks `home` gives, the cards left dealt again in
+/// the deal's order to piles `height` high, row by row, and the rest to
+/// the stock, of which some is turned onto the waste (`drawn`, or all of
+/// it if `all_drawn`); and `redeals` left. With no redeal left and the
+/// whole stock on the waste, the waste's order decides more games.
+fn late_rows_of_four(
+    n: u64,
+    home: [(u8, u8); 4],
+    height: usize,
+    (drawn, all_drawn): (Index, bool),
+    redeals: u8,
+) -> Board {
+    let mut board = deal(GameKind::RowsOfFour.layout(), n);
+    board.foundations = (Suit::ALL.into_iter().zip(home))
+        .flat_map(|(suit, (a, b))| [a, b].map(|rank| Rank::new(rank).map(|r| Card::new(r, suit))))
+        .collect();
+    let tops: Vec<Card> = board.foundations.iter().flatten().copied().collect();
+    let mut cards = cards_left(&board, 2, &tops).into_iter();
+    let mut piles = vec![Vec::new(); board.piles.len()];
+    for _ in 0..height {
+        for pile in &mut piles {
+            pile.extend(cards.next());
+        }
+    }
+    let mut stock: Vec<Card> = cards.collect();
+    board.waste = Some(draw_some(&mut stock, drawn, all_drawn));
+    board.stock = Some(stock);
+    board.piles = piles.into_iter().map(Pile::face_up).collect();
+    board.redeals = Some(redeals);
+    board
+}
+
+fn late_rows_of_fours() -> impl Strategy<Value = Board> {
+    (
+        any::<u64>(),
+        prop::array::uniform4((9u8..=13, 9u8..=13)),
+        2usize..=4,
+        (any::<Index>(), any::<bool>()),
+        prop_oneof![1 => Just(0u8), 2 => 1u8..=2],
+    )
+        .prop_map(|(n, home, height, drawn, redeals)| {
+            late_rows_of_four(n, home, height, drawn, redeals)
+        })
+}
+
+/// A late Alexandria position: numbered deal `n` with each suit's three
+/// foundations at the ranks `home` gives, the cards left dealt again in
+/// the deal's order, one pile at a time, all but a pile's top face down:
+/// a King alone, another card with as many below it as its pick of
+/// `heights` says (none in more than half the piles, up to three), so
+/// that piles seldom empty and Kings have few empty piles to wander
+/// between; the rest to the stock, of which some is turned onto the
+/// waste (`drawn`, or all of it if `all_drawn`).
+fn late_alexandria(
+    n: u64,
+    home: [u8; 12],
+    heights: [Index; 13],
+    (drawn, all_drawn): (Index, bool),
+) -> Board {
+    let mut board = deal(GameKind::Alexandria.layout(), n);
+    board.foundations = (Suit::ALL.into_iter().flat_map(|suit| [suit; 3]).zip(home))
+        .map(|(suit, rank)| Rank::new(rank).map(|rank| Card::new(rank, suit)))
+        .collect();
+    let tops: Vec<Card> = board.foundations.iter().flatten().copied().collect();
+    let mut cards = cards_left(&board, 3, &tops).into_iter().peekable();
+    for (pile, pick) in board.piles.iter_mut().zip(heights) {
+        let height = match cards.peek().map(|card| card.rank()) {
+            Some(Rank::KING) => 1,
+            _ => 1 + pick.index(8).saturating_sub(4),
+        };
+        let mut down: Vec<Card> = cards.by_ref().take(height).collect();
+        let up = down.pop().into_iter().collect();
+        *pile = Pile { down, up };
+    }
+    let mut stock: Vec<Card> = cards.collect();
+    board.waste = Some(draw_some(&mut stock, drawn, all_drawn));
+    board.stock = Some(stock);
+    board
+}
+
+fn late_alexandrias() -> impl Strategy<Value = Board> {
+    (
+        any::<u64>(),
+        prop::array::uniform12(prop_oneof![Just(13u8), 7u8..=13]),
+        prop::array::uniform13(any::<Index>()),
+        (any::<Index>(), prop::bool::weighted(2.0 / 3.0)),
+    )
+        .prop_map(|(n, home, heights, drawn)| late_alexandria(n, home, heights, drawn))
+}
+
+/// [`plain_search`] with Alexandria's reference rules, meeting once the
+/// positions that differ only in the order of their piles and
+/// foundations: no rule reads a pile's place (nor a foundation's, but to
+/// print it), and with thirteen piles a plain search spends nearly all its
+/// positions moving Kings from one empty pile to another.
+fn alexandria_plain_search(board: &Board) -> Option<bool> {
+    let rules = GameKind::Alexandria.rules();
+    plain_search_by(rules, board, LATE_SEARCH_CAP, |board| {
+        let mut same = board.clone();
+        same.piles
+            .sort_by(|a, b| (&a.down, &a.up).cmp(&(&b.down, &b.up)));
+        same.foundations.sort();
+        same
+    })
 }
 
 /// The small positions are neither nearly all won nor nearly all lost, so

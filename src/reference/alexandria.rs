@@ -8,16 +8,17 @@
 //! face-up run on top of a pile built down in alternating colour moves as
 //! a group onto a card one rank above its deepest card, of the other
 //! colour; an empty pile takes only a King or a run headed by a King. The
-//! stock is drawn one card at a time and never turned over. The stock,
-//! waste and foundation rules it shares with Lanes and Rows of Four are in
-//! [`super::stock`]; what is its own is here: face-down cards and runs.
+//! stock is drawn one card at a time and never turned over. The one-card
+//! moves, foundations, stock and waste it shares with other games are in
+//! [`super::layout`], [`super::foundations`] and [`super::stock`]; what is
+//! its own is here: face-down cards and runs.
 
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Rank};
 use crate::notation::{Move, Place};
 
 use super::Rules;
-use super::stock::Layout;
+use super::layout::{Layout, down_in_alternating_colour};
 
 pub struct AlexandriaRules;
 
@@ -29,6 +30,8 @@ const ALEXANDRIA: Layout = Layout {
     decks: 3,
     piles: 13,
     foundations: 12,
+    reserve: 0,
+    stock: true,
     redeals: 0,
     builds: goes_on,
 };
@@ -43,12 +46,7 @@ fn goes_on(_from: Place, top: Option<Card>, card: Card) -> Result<(), String> {
             "{card} cannot go to an empty pile: an empty pile takes only a King or a run \
              headed by a King"
         )),
-        Some(top) if top.rank().get() == card.rank().get() + 1 && top.colour() != card.colour() => {
-            Ok(())
-        }
-        Some(top) => Err(format!(
-            "{card} does not go on {top}: a tableau card goes on one a rank higher of the other colour"
-        )),
+        Some(top) => down_in_alternating_colour(top, card),
     }
 }
 
@@ -58,8 +56,7 @@ fn not_a_run(cards: &[Card]) -> Option<String> {
     let listed: Vec<String> = cards.iter().map(Card::to_string).collect();
     cards.windows(2).find_map(|pair| {
         let (below, above) = (pair[0], pair[1]);
-        let fits = below.rank().get() == above.rank().get() + 1 && below.colour() != above.colour();
-        (!fits).then(|| {
+        down_in_alternating_colour(below, above).is_err().then(|| {
             format!(
                 "{} is not a run: {above} does not go on {below} (down in alternating colour)",
                 listed.join(" ")
@@ -229,15 +226,6 @@ impl Rules for AlexandriaRules {
         *board = next;
         Ok(())
     }
-
-    fn is_won(&self, board: &Board) -> bool {
-        ALEXANDRIA.is_won(board)
-    }
-
-    /// A foundation showing 5H holds AH to 5H: five cards.
-    fn cards_home(&self, board: &Board) -> usize {
-        ALEXANDRIA.cards_home(board)
-    }
 }
 
 #[cfg(test)]
@@ -326,10 +314,7 @@ Stock: KC
         assert!(deal.piles.iter().all(|p| p.up.len() == 1));
         assert_eq!(deal.piles[6].down.len(), 6);
         assert_eq!(AlexandriaRules.cards_home(&deal), 0);
-        let late = RULES.board(LATE);
-        assert_eq!(AlexandriaRules.cards_home(&late), 150);
-        assert!(!AlexandriaRules.is_won(&late));
-        assert_eq!(RULES.board(&late.to_text()).to_text(), late.to_text());
+        RULES.holds(LATE, 150);
         RULES.board(&format!("{LATE}Redeals: 0\n"));
         // Without a Foundations line every card is in play.
         filled(&LATE.replace("Foundations: KC KC KC KD KD QD KH KH JH KS KS TS\n", ""));
@@ -443,35 +428,21 @@ Stock: KC
         RULES.plays(&mut split, "t4 t6 QS x2");
         assert_eq!(split.piles[5].up, cards("KH QS JD"));
         assert_eq!(split.piles[3].up, cards("JH"));
-        RULES.refused(
+        RULES.refuses_each(
             &start,
-            "t1 t2 9C x2",
-            "the run of 2 on t1 is headed by 8H, not 9C",
+            "t1 t2 9C x2: the run of 2 on t1 is headed by 8H, not 9C
+             t1 t2 9C x4: t1 has 3 face-up cards
+             t4 t2 JH x3: JH QS JD is not a run: QS does not go on JH
+             t1 t5 9C x3: an empty pile takes only a King or a run headed by a King
+             t3 t5 8D: an empty pile takes only a King
+             t1 t4 8H x2: 8H does not go on JD
+             t14 t1 7S: there is no pile t14
+             t5 t1 7S: t5 is empty
+             w t5 KD x2: only a run from one tableau pile to another
+             redeal: Alexandria has no redeal
+             t1 f 7S: 7S cannot go home",
         );
-        RULES.refused(&start, "t1 t2 9C x4", "t1 has 3 face-up cards");
-        RULES.refused(
-            &start,
-            "t4 t2 JH x3",
-            "JH QS JD is not a run: QS does not go on JH",
-        );
-        RULES.refused(
-            &start,
-            "t1 t5 9C x3",
-            "an empty pile takes only a King or a run headed by a King",
-        );
-        RULES.refused(&start, "t3 t5 8D", "an empty pile takes only a King");
-        RULES.refused(&start, "t1 t4 8H x2", "8H does not go on JD");
-        RULES.refused(&start, "t1 t1 7S", "its own pile");
-        RULES.refused(&start, "t1 t14 7S", "there is no pile t14");
-        RULES.refused(&start, "t14 t1 7S", "there is no pile t14");
-        RULES.refused(&start, "t5 t1 7S", "t5 is empty");
-        RULES.refused(
-            &start,
-            "w t5 KD x2",
-            "only a run from one tableau pile to another",
-        );
-        RULES.refused(&start, "redeal", "Alexandria has no redeal");
-        RULES.refused(&start, "t1 f 7S", "7S cannot go home");
+        RULES.refuses_what_no_game_allows(&start, 1, "8H");
         RULES.plays(&mut start.clone(), "w t5 KD");
         RULES.plays(&mut start.clone(), "t6 t5 KH");
         let mut drawn = start.clone();

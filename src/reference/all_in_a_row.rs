@@ -4,7 +4,7 @@ use crate::board::{Board, BoardError, Part, Tally};
 use crate::card::Card;
 use crate::notation::{Move, Place};
 
-use super::Rules;
+use super::{Rules, check_pile_count};
 
 pub struct AllInARowRules;
 
@@ -49,16 +49,7 @@ impl Rules for AllInARowRules {
                 ),
             ));
         }
-        if board.piles.len() != PILES {
-            let line = board.pile_line(PILES);
-            return Err(BoardError::at(
-                line,
-                format!(
-                    "{} tableau piles: All in a Row has {PILES}",
-                    board.piles.len()
-                ),
-            ));
-        }
+        check_pile_count(board, "All in a Row", PILES)?;
         let mut tally = Tally::new(1);
         let top = board.foundations.first().copied().flatten();
         if let Some(card) = top {
@@ -155,10 +146,8 @@ impl Rules for AllInARowRules {
         Ok(())
     }
 
-    fn is_won(&self, board: &Board) -> bool {
-        board.piles.iter().all(|p| p.is_empty())
-    }
-
+    /// Every card not on the tableau is home: the foundation shows only
+    /// its top card.
     fn cards_home(&self, board: &Board) -> usize {
         52 - board.piles.iter().map(|p| p.len()).sum::<usize>()
     }

@@ -2,10 +2,19 @@
 //! plain [`Board`]s, slow and obvious, as the yardstick for the fast
 //! engines. `verify` replays move lists with them, and the property tests
 //! compare the engines' moves and verdicts against them.
+//!
+//! Where games share a mechanic, it is written once: [`layout`] holds the
+//! one-card moves of the four games built by suit (Raglan, Lanes, Rows of
+//! Four, Alexandria), [`foundations`] their foundations and the count of
+//! their cards, and [`stock`] the stock and the waste of the three games
+//! that have them. Each game's own file gives its numbers and its tableau
+//! rule, and whatever else is its own.
 
 pub mod alexandria;
 pub mod all_in_a_row;
+mod foundations;
 pub mod lanes;
+mod layout;
 pub mod raglan;
 pub mod rows_of_four;
 mod stock;
@@ -15,7 +24,7 @@ mod test_support;
 use std::collections::HashSet;
 use std::hash::Hash;
 
-use crate::board::{Board, BoardError};
+use crate::board::{Board, BoardError, Pile};
 use crate::card::Card;
 use crate::notation::{Move, Place};
 
@@ -32,9 +41,24 @@ pub trait Rules: Sync {
     /// Plays `mv`, or says why it is illegal (the board is then unchanged).
     fn play(&self, board: &mut Board, mv: &Move) -> Result<(), String>;
 
-    fn is_won(&self, board: &Board) -> bool;
+    /// Won when every card is home: none is left on the tableau, in the
+    /// reserve, in the stock or on the waste. (A board holds every card of
+    /// the game's decks, so the cards not in play are home.)
+    fn is_won(&self, board: &Board) -> bool {
+        board.piles.iter().all(Pile::is_empty)
+            && board.reserve.iter().flatten().all(Option::is_none)
+            && board.stock.iter().all(Vec::is_empty)
+            && board.waste.iter().all(Vec::is_empty)
+    }
 
-    fn cards_home(&self, board: &Board) -> usize;
+    /// The cards on the foundations: one showing 5H holds AH to 5H, five
+    /// cards. (All in a Row's one foundation is built up and down, so it
+    /// counts its own.)
+    fn cards_home(&self, board: &Board) -> usize {
+        (board.foundations.iter().flatten())
+            .map(|top| usize::from(top.rank().get()))
+            .sum()
+    }
 }
 
 /// Takes `card` off the top of tableau pile `i`, or says why it is not
@@ -51,6 +75,18 @@ fn take_top(board: &mut Board, i: u8, card: Card) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// Checks that a board has the game's `piles` tableau piles. Too many are
+/// blamed on the first pile too many; too few on no line.
+fn check_pile_count(board: &Board, name: &str, piles: usize) -> Result<(), BoardError> {
+    if board.piles.len() == piles {
+        return Ok(());
+    }
+    Err(BoardError::at(
+        board.pile_line(piles),
+        format!("{} tableau piles: {name} has {piles}", board.piles.len()),
+    ))
 }
 
 /// How a replayed move list ended.

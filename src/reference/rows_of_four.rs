@@ -6,28 +6,38 @@
 //! tableau pile whose top is one rank higher, of any suit, and a tableau top
 //! goes onto another pile; only the waste fills an empty pile. The stock is
 //! drawn one card at a time and turned over in order twice (three passes).
-//! The stock, waste and foundation rules it shares with Lanes are in
+//! Its moves, foundations, stock and waste are those it shares with other
+//! games: see [`super::layout`], [`super::foundations`] and
 //! [`super::stock`].
 
-use crate::board::{Board, BoardError};
 use crate::card::Card;
-use crate::notation::{Move, Place};
+use crate::notation::Place;
 
-use super::Rules;
-use super::stock::Layout;
+use super::layout::Layout;
+use super::stock::StockGame;
 
+/// Rows of Four: every rule is its layout's (see [`super::layout`] and
+/// [`super::stock`]). A card goes home on the first foundation that takes
+/// it: the first one of its suit showing the rank below, or for an Ace the
+/// first empty one. Foundations showing 5H and 3H hold two copies of AH to
+/// 3H and one of 4H and 5H.
 pub struct RowsOfFourRules;
 
-/// "Two decks", "8 tableau piles", "8 foundations" and "two redeals": the
-/// reference keeps its own numbers from RULES.md rather than the engine's.
-const ROWS_OF_FOUR: Layout = Layout {
-    name: "Rows of Four",
-    decks: 2,
-    piles: 8,
-    foundations: 8,
-    redeals: 2,
-    builds: goes_on,
-};
+impl StockGame for RowsOfFourRules {
+    /// "Two decks", "8 tableau piles", "8 foundations" and "two redeals":
+    /// the reference keeps its own numbers from RULES.md rather than the
+    /// engine's.
+    const LAYOUT: Layout = Layout {
+        name: "Rows of Four",
+        decks: 2,
+        piles: 8,
+        foundations: 8,
+        reserve: 0,
+        stock: true,
+        redeals: 2,
+        builds: goes_on,
+    };
+}
 
 /// "A card goes on a card one rank higher, regardless of suit", and "an
 /// empty tableau pile can be filled only from the waste".
@@ -45,44 +55,10 @@ fn goes_on(from: Place, top: Option<Card>, card: Card) -> Result<(), String> {
     }
 }
 
-impl Rules for RowsOfFourRules {
-    /// Checks that a board is a Rows of Four position: 8 piles of face-up
-    /// cards (any heights), 8 foundations with at most two of a suit, a stock
-    /// and a waste (both optional), at most 2 redeals left, and each of the 52
-    /// cards exactly twice, the cards under a foundation's top card counted
-    /// as home: foundations showing 5H and 3H hold two copies of AH to 3H
-    /// and one of 4H and 5H. Without a `Foundations:` line all eight are empty.
-    fn validate(&self, board: &Board) -> Result<(), BoardError> {
-        ROWS_OF_FOUR.validate(board)
-    }
-
-    /// Every tableau top and the waste's top card to its foundation and to
-    /// every pile it fits (an empty pile only from the waste), the draw and
-    /// the redeal when legal.
-    fn legal_moves(&self, board: &Board) -> Vec<Move> {
-        ROWS_OF_FOUR.legal_moves(board)
-    }
-
-    /// Plays on a copy, so a refused move leaves the board as it was. A card
-    /// goes home on the first foundation that takes it: the first one of its
-    /// suit showing the rank below, or for an Ace the first empty one.
-    fn play(&self, board: &mut Board, mv: &Move) -> Result<(), String> {
-        ROWS_OF_FOUR.play(board, mv)
-    }
-
-    fn is_won(&self, board: &Board) -> bool {
-        ROWS_OF_FOUR.is_won(board)
-    }
-
-    /// A foundation showing 5H holds AH to 5H: five cards.
-    fn cards_home(&self, board: &Board) -> usize {
-        ROWS_OF_FOUR.cards_home(board)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::Rules;
     use crate::reference::test_support::{Checked, card, cards};
 
     const RULES: Checked<RowsOfFourRules> = Checked(RowsOfFourRules);
@@ -125,18 +101,10 @@ Redeals: 1
 
     #[test]
     fn a_dealt_board_and_a_late_one_validate() {
-        let deal = RULES.board(DEAL);
+        let deal = RULES.holds(DEAL, 0);
         assert_eq!(deal.lines.piles, (3..=10).collect::<Vec<_>>());
         assert_eq!(deal.stock.as_ref().map(Vec::len), Some(72));
-        assert_eq!(RowsOfFourRules.cards_home(&deal), 0);
-        assert!(!RowsOfFourRules.is_won(&deal));
-        let late = RULES.board(LATE);
-        assert_eq!(
-            RowsOfFourRules.cards_home(&late),
-            13 + 12 + 13 + 11 + 9 + 8 + 13 + 12
-        );
-        assert!(!RowsOfFourRules.is_won(&late));
-        assert_eq!(RULES.board(&late.to_text()).to_text(), late.to_text());
+        RULES.holds(LATE, 13 + 12 + 13 + 11 + 9 + 8 + 13 + 12);
         // Without a Foundations line, or with all eight empty, or the two
         // redeals a fresh deal allows.
         RULES.board(&DEAL.replace("Foundations: - - - - - - - -\n", ""));
@@ -252,32 +220,23 @@ Redeals: 1
         // Suit and colour do not matter: a red 4 on a red 5, an Ace on a 2.
         RULES.plays(&mut deal, "t1 t7 4D");
         RULES.plays(&mut deal, "t3 t4 AH");
-        RULES.refused(&deal, "t8 t5 6H", "6H does not go on 3H");
-        RULES.refused(&deal, "t4 t3 AH", "AH does not go on 6D");
-        RULES.refused(
+        RULES.refuses_each(
             &deal,
-            "t2 t1 QD x2",
-            "Rows of Four moves one card at a time (x2)",
+            "t8 t5 6H: 6H does not go on 3H
+             t4 t3 AH: AH does not go on 6D
+             t2 t1 QD x2: Rows of Four moves one card at a time (x2)",
         );
-        RULES.refused(&deal, "t2 t2 QD", "its own pile");
-        RULES.refused(&deal, "t2 t1 KD", "the top card of t2 is QD, not KD");
-        RULES.refused(&deal, "t9 f AH", "there is no pile t9");
-        RULES.refused(&deal, "t4 t9 AH", "there is no pile t9");
-        RULES.refused(&deal, "t4 w AH", "nothing moves onto the waste");
-        RULES.refused(&deal, "t4 r1 AH", "Rows of Four has no reserve");
-        RULES.refused(&deal, "r1 t4 AH", "Rows of Four has no reserve");
-        RULES.refused(&deal, "w t1 7H", "the waste is empty");
+        RULES.refuses_what_no_game_allows(&deal, 2, "KD");
+        RULES.refuses_what_the_waste_does_not_allow(&deal, 4, "Rows of Four");
         RULES.plays(&mut deal, "draw 7H");
-        RULES.refused(&deal, "w t1 8H", "the waste's top card is 7H, not 8H");
         RULES.refused(&deal, "w t5 7H", "7H does not go on 3H");
         RULES.plays(&mut deal, "draw 8H");
-        RULES.plays(&mut deal.clone(), "w t1 8H");
-        RULES.plays(&mut deal, "t4 f AH");
-        RULES.refused(&deal, "f t1 AH", "no card ever leaves a foundation");
+        RULES.plays(&mut deal, "w t1 8H");
     }
 
     #[test]
     fn draw_and_redeal_make_three_passes() {
+        RULES.passes(DEAL, 2, "no redeal left: Rows of Four allows 2 redeals");
         let deal = RULES.board(DEAL);
         RULES.refused(
             &deal,
@@ -285,28 +244,6 @@ Redeals: 1
             "the stock is not empty (72 cards, 7H next)",
         );
         RULES.refused(&deal, "draw 8H", "the stock's top card is 7H, not 8H");
-        let stock = deal.stock.clone().unwrap();
-        let mut drawn = deal.clone();
-        for left in [1, 0] {
-            for &next in &stock {
-                RULES.plays(&mut drawn, &format!("draw {next}"));
-            }
-            assert_eq!(drawn.waste.as_ref(), Some(&stock));
-            RULES.refused(&drawn, "draw 7H", "the stock is empty");
-            RULES.plays(&mut drawn, "redeal");
-            // Turned over in order: the first card drawn is drawn first again.
-            assert_eq!(drawn.stock.as_ref(), Some(&stock));
-            assert!(drawn.waste.as_ref().is_none_or(Vec::is_empty));
-            assert_eq!(drawn.redeals, Some(left));
-        }
-        for &next in &stock {
-            RULES.plays(&mut drawn, &format!("draw {next}"));
-        }
-        RULES.refused(
-            &drawn,
-            "redeal",
-            "no redeal left: Rows of Four allows 2 redeals",
-        );
 
         let mut late = RULES.board(LATE);
         RULES.plays(&mut late, "draw KH");
@@ -316,14 +253,6 @@ Redeals: 1
         assert_eq!(late.redeals, Some(0));
         assert_eq!(late.stock, Some(cards("QH 9H KH TH")));
         RULES.refused(&late, "draw KH", "the stock's top card is QH, not KH");
-
-        let empty = RULES.board(
-            &LATE
-                .replace("Stock: KH TH\nWaste: QH 9H\n", "")
-                .replace("\n:\n", "\n: KH TH QH 9H\n"),
-        );
-        RULES.refused(&empty, "redeal", "the waste is empty");
-        RULES.refused(&empty, "draw KH", "the stock is empty");
     }
 
     #[test]
@@ -345,11 +274,7 @@ Redeals: 1
     #[test]
     fn aces_start_foundations_and_cards_go_on_the_first_that_fits() {
         let mut deal = RULES.board(DEAL);
-        RULES.refused(
-            &deal,
-            "t4 f 2H",
-            "2H cannot go home: its suit has no foundation yet",
-        );
+        RULES.refused(&deal, "t4 f 2H", "2H cannot go home");
         RULES.plays(&mut deal, "t3 f AH");
         RULES.plays(&mut deal, "t4 f 2H");
         for text in ["t5 f 3H", "t6 f 4H", "t7 f 5H", "t6 t7 9D", "t6 f AD"] {
@@ -391,23 +316,17 @@ Redeals: 1
 
     #[test]
     fn legal_moves_of_a_late_position_by_hand() {
-        let mut moves: Vec<String> = (RowsOfFourRules.legal_moves(&RULES.board(LATE)).iter())
-            .map(Move::to_string)
-            .collect();
-        moves.sort();
         // Home: QD on JD, TH on 9H, KS on QS, the waste's 9H on 8H. Any suit
         // builds: the Jacks on QD, QD on both Kings and on KD, TH on both
         // Jacks, the waste's 9H on TH. Only the waste fills the empty t6.
-        let mut expected: Vec<&str> = "t1 f QD, t7 f TH, t5 f KS, w f 9H, t3 t1 JH, t4 t1 JH, \
-            t1 t2 QD, t1 t5 QD, t1 t8 QD, t7 t3 TH, t7 t4 TH, w t7 9H, w t6 9H, draw KH"
-            .split(", ")
-            .collect();
-        expected.sort();
-        assert_eq!(moves, expected);
-        let drawn = RULES.board(&DEAL.replace("Stock:", "Waste:"));
-        let legal = RowsOfFourRules.legal_moves(&drawn);
-        assert!(legal.contains(&Move::Redeal));
-        assert!(!legal.iter().any(|m| matches!(m, Move::Draw(_))));
+        RULES.moves_are(
+            LATE,
+            "t1 f QD, t7 f TH, t5 f KS, w f 9H, t3 t1 JH, t4 t1 JH, t1 t2 QD, t1 t5 QD, \
+             t1 t8 QD, t7 t3 TH, t7 t4 TH, w t7 9H, w t6 9H, draw KH",
+        );
+        let drawn = RULES.moves(&RULES.board(&DEAL.replace("Stock:", "Waste:")));
+        assert!(drawn.contains(&"redeal".into()));
+        assert!(!drawn.iter().any(|m| m.starts_with("draw")));
     }
 
     #[test]
@@ -415,52 +334,14 @@ Redeals: 1
         let drawn = DEAL.replace("Stock:", "Waste:");
         let twins = LATE.replace("9H 8H", "8H 8H").replace("\n:\n", "\n: 9H\n");
         for text in [DEAL, LATE, &drawn, &twins] {
-            let board = RULES.board(text);
-            let legal = RowsOfFourRules.legal_moves(&board);
-            assert!(
-                legal
-                    .iter()
-                    .all(|m| legal.iter().filter(|&n| n == m).count() == 1)
-            );
-            let places = || {
-                (0..10)
-                    .map(Place::Tableau)
-                    .chain((0..2).map(Place::Reserve))
-                    .chain([Place::Foundation, Place::Waste])
-            };
-            let mut moves = vec![Move::Redeal];
-            for card in Card::all() {
-                moves.push(Move::Draw(card));
-                for from in places() {
-                    for to in places() {
-                        moves.push(Move::single(from, to, card));
-                    }
-                }
-            }
-            let mut played = 0;
-            for mv in moves {
-                let mut after = board.clone();
-                let result = RowsOfFourRules.play(&mut after, &mv);
-                assert_eq!(result.is_ok(), legal.contains(&mv), "{mv}: {result:?}");
-                match result {
-                    Ok(()) => {
-                        RowsOfFourRules.validate(&after).unwrap();
-                        played += 1;
-                    }
-                    Err(_) => assert_eq!(after, board, "{mv}"),
-                }
-            }
-            assert_eq!(played, legal.len());
+            RULES.exactly_the_legal_moves_play(text, 10, 2);
         }
     }
 
     #[test]
     fn all_kings_home_is_won() {
         let text = format!("Foundations: KC KC KD KD KH KH KS KS\n{}", ":\n".repeat(8));
-        let won = RULES.board(&text);
-        assert!(RowsOfFourRules.is_won(&won));
-        assert_eq!(RowsOfFourRules.cards_home(&won), 104);
-        assert!(RowsOfFourRules.legal_moves(&won).is_empty());
+        RULES.won(&text, 104);
         // One King short is not won.
         let short = RULES.board(
             &text
