@@ -17,6 +17,7 @@ use std::mem::MaybeUninit;
 
 use crate::board::Pile;
 use crate::board::{Board, BoardError};
+use crate::deal::Layout;
 use crate::game::Game;
 use crate::pysol::{PysolDeal, PysolError};
 use crate::reference::{self, Replay};
@@ -109,22 +110,6 @@ fn put_bits<const N: usize>(words: &mut [u64; N], bit: u32, value: u64) {
     if shift > 0 && word + 1 < N {
         words[word + 1] |= value >> (64 - shift);
     }
-}
-
-/// How a game is dealt: what the numbered deals and board checks need.
-#[derive(Clone, Copy, Debug)]
-pub struct Layout {
-    pub decks: u8,
-    pub foundations: u8,
-    /// The Aces are taken out first and start the foundations.
-    pub aces_start_home: bool,
-    /// Cards dealt to each tableau pile, left to right.
-    pub piles: &'static [u8],
-    pub reserve: u8,
-    /// Whether the cards left over form a stock.
-    pub stock: bool,
-    /// Whether all but the top card of each pile are dealt face down.
-    pub face_down: bool,
 }
 
 /// Runs `$body` with `$g` the engine type of `$kind`, monomorphised.

@@ -84,8 +84,8 @@ use super::alternating::{
 };
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Colour, Suit};
+use crate::deal::Layout;
 use crate::game::{Ask, Game};
-use crate::games::Layout;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::raglan::RaglanRules;

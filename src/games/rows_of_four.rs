@@ -81,8 +81,9 @@
 use super::talon;
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Rank, Suit};
+use crate::deal::Layout;
 use crate::game::{Ask, Game};
-use crate::games::{Layout, sort_best_first};
+use crate::games::sort_best_first;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::rows_of_four::RowsOfFourRules;

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::board::{Board, BoardError, Pile};
 use crate::card::Card;
+use crate::deal::Layout;
 use crate::game::{Ask, Game};
-use crate::games::Layout;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::all_in_a_row::AllInARowRules;
