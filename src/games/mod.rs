@@ -7,9 +7,15 @@
 pub mod alexandria;
 pub mod all_in_a_row;
 mod alternating;
+mod foundations;
+mod key;
 pub mod lanes;
+mod narrowed;
+mod pile_code;
 pub mod raglan;
 pub mod rows_of_four;
+mod safe_home;
+mod step;
 mod talon;
 
 use std::fmt;
@@ -101,16 +107,8 @@ impl std::str::FromStr for DealNumber {
     }
 }
 
-/// ORs `value` into a key's words from bit `bit` on, low bits first,
-/// carrying into the next word what runs past the end of one; what runs
-/// past the last word is dropped. The engines pack their keys with it.
-fn put_bits<const N: usize>(words: &mut [u64; N], bit: u32, value: u64) {
-    let (word, shift) = ((bit / 64) as usize, bit % 64);
-    words[word] |= value << shift;
-    if shift > 0 && word + 1 < N {
-        words[word + 1] |= value >> (64 - shift);
-    }
-}
+/// "No card" among a position's pile tops.
+const NO_CARD: u8 = u8::MAX;
 
 /// Runs `$body` with `$g` the engine type of `$kind`, monomorphised.
 #[macro_export]

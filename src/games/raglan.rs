@@ -39,7 +39,7 @@
 //! cost, with such a line `L`.
 //! - If `E` has a safe move home, rule H offers it alone, and its position
 //!   costs less than `E`: a win has a twin that sends that card home
-//!   first and costs no more (see `alternating::safe_home`). It was expanded:
+//!   first and costs no more (see `super::safe_home`). It was expanded:
 //!   a contradiction.
 //! - If `L` starts with a reserve card `r` to a pile and a build on it,
 //!   both are offered: some free card builds on `r`, so rule U allows
@@ -79,9 +79,12 @@
 //! fired on numbered deals 1..2000; the positions where no win is left
 //! are lost for reasons spread over the whole tableau.
 
+use super::NO_CARD;
 use super::alternating::{
-    self, BASES, BUILT_ON, MAX_START, NO_BASE, NO_CARD, PileCode, StartPiles, safe_home, suit_bit,
+    self, BASES, BUILT_ON, MAX_START, NO_BASE, PileCode, StartPiles, suit_bit,
 };
+use super::safe_home::{Builds, SafeRule};
+use super::step;
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Colour, Suit};
 use crate::deal::Layout;
@@ -108,6 +111,12 @@ pub const LAYOUT: Layout = Layout {
 
 const PILES: usize = 9;
 const RESERVE: usize = 6;
+
+/// Raglan's safe rule (see [`super::safe_home`]).
+const SAFE: SafeRule = SafeRule {
+    builds: Builds::AlternateColour,
+    two_deep: true,
+};
 
 /// Sorts the pile codes for the key with a sorting network for nine
 /// values (25 compare-exchanges, written out so that each is a few
@@ -261,18 +270,13 @@ impl State {
 
 /// Where a card is taken from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum From {
+pub enum From {
     Pile(u8),
     Reserve(u8),
 }
 
 /// A card from a pile or the reserve to its foundation or onto a pile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    from: From,
-    /// The destination pile, or `None` for the foundation.
-    to: Option<u8>,
-}
+pub type Step = step::Step<From>;
 
 pub struct Raglan {
     /// Each pile's starting cards, bottom to top.
@@ -640,7 +644,7 @@ impl Game for Raglan {
     }
 
     /// Moves best first: a safe move home alone (see
-    /// `alternating::safe_home`); otherwise in `Raglan::order`. Only one
+    /// `super::safe_home`); otherwise in `Raglan::order`. Only one
     /// empty pile is offered (the piles are alike), and a card alone in its
     /// pile never moves to an empty one (the same position).
     ///
@@ -740,7 +744,7 @@ impl Game for Raglan {
                 let (from, card) = source(sources.trailing_zeros());
                 sources &= sources - 1;
                 if next_home & 1 << card != 0 {
-                    if safe_home(&state.home, Card::from_index(card as usize)) {
+                    if SAFE.safe(&state.home, Card::from_index(card as usize)) {
                         out.truncate(start);
                         out.push(Step { from, to: None });
                         return;
