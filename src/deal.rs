@@ -23,6 +23,23 @@ pub struct Layout {
     pub face_down: bool,
 }
 
+impl Layout {
+    /// `decks` decks dealt to `piles`, all face up or all but each pile's
+    /// top face down (`face_down`), the rest to a stock; empty foundations,
+    /// one of each suit a deck, and no reserve.
+    pub const fn with_stock(decks: u8, piles: &'static [u8], face_down: bool) -> Layout {
+        Layout {
+            decks,
+            foundations: 4 * decks,
+            aces_start_home: false,
+            piles,
+            reserve: 0,
+            stock: true,
+            face_down,
+        }
+    }
+}
+
 /// The ordered pack for `decks` decks, shuffled for deal `n`.
 ///
 /// The Fisher–Yates pass is written out (RULES.md gives it) rather than

@@ -224,7 +224,7 @@ impl<const P: usize> StartPiles<P> {
 /// The suit bits are gathered from the last code back, each shifting those
 /// after it up by its run's length: the same bits as placing each code's at
 /// the sum of the lengths before it, without keeping that sum for every
-/// code (a tenth fewer instructions in Raglan's key).
+/// code, which Raglan's key did at a cost.
 #[inline]
 pub(super) fn split_codes<const P: usize>(codes: &[PileCode; P]) -> ([u64; P], u64) {
     let mut heads = [0; P];
@@ -263,7 +263,7 @@ pub(super) fn popped(start: &[Card], code: PileCode, card: Card) -> (PileCode, u
 /// Calls `visit` on a pile's cards, bottom to top: the starting cards
 /// left, then the run, each run card spelled out from the one below and
 /// its suit bit. (A loop with a callback: as an iterator, Raglan's
-/// best-first score that walks every pile took 43% more instructions.)
+/// best-first score that walks every pile cost much more.)
 pub(super) fn pile_cards(start: &[Card], code: PileCode, mut visit: impl FnMut(Card)) {
     let dealt = &start[..code.dealt_left()];
     dealt.iter().for_each(|&card| visit(card));

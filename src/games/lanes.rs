@@ -364,6 +364,7 @@ impl Game for Lanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::testing::{keys_match_positions, narrowed_moves, within_window};
 
     /// Along play from numbered deals, two positions with the same key are
     /// the same but for the order of the piles: the packed pile codes read
@@ -372,9 +373,8 @@ mod tests {
     #[test]
     fn keys_tell_positions_apart_exactly() {
         let games = (1..=60).map(|n| Lanes::new(&crate::deal::deal(&LAYOUT, n)).unwrap());
-        let merged = crate::games::key_check::equal_keys_are_equal_positions(games, 300, |_, _| {
-            String::new()
-        });
+        let none = |_: &Lanes, _: &State| String::new();
+        let merged = keys_match_positions(games, 300, false, none);
         assert!(merged > 1000, "only {merged} positions met twice");
     }
 
@@ -395,7 +395,6 @@ mod tests {
                 if full.is_empty() {
                     break;
                 }
-                let stock = talon::stock(state.talon as u128, state.cursor);
                 let free_home = full.iter().any(|s| {
                     s.to.is_none()
                         && match s.from {
@@ -403,21 +402,14 @@ mod tests {
                             From::Talon(t) => Some(t) == state.waste_top(),
                         }
                 });
+                let talon = state.talon as u128;
                 for (level, &window) in WINDOWS.iter().enumerate() {
-                    let ask = Ask {
-                        narrowing: level as u32 + 1,
-                        ..Ask::FULL
-                    };
-                    let mut moves = Vec::new();
-                    game.moves(&state, None, ask, &mut moves);
+                    let moves = narrowed_moves(&game, &state, None, level as u32 + 1);
                     assert!(moves.iter().all(|s| full.contains(s)), "deal {n}");
                     left_out[level] += full.len() - moves.len();
                     for s in &moves {
                         if let From::Talon(t) = s.from {
-                            let passed = (stock & ((1u128 << t) - 1)).count_ones();
-                            let in_stock = t >= state.cursor;
-                            assert!(!in_stock || passed < window, "deal {n}");
-                            assert!(in_stock || stock == 0 || Some(t) == state.waste_top());
+                            assert!(within_window(talon, state.cursor, window, t), "deal {n}");
                         }
                     }
                     if free_home {

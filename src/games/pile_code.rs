@@ -104,8 +104,9 @@ impl<R: Runs> PileCode<R> {
         PileCode(R::Word::narrow(code))
     }
 
+    /// The code in a `u64`.
     #[inline]
-    fn get(self) -> u64 {
+    pub(super) fn get(self) -> u64 {
         self.0.widen()
     }
 

@@ -67,18 +67,11 @@ use crate::search::{Plan, Planned};
 pub const PRUNING: &str = "all but a safe move home, all but the first empty pile, and a \
     whole King-led pile to an empty one";
 
-pub const LAYOUT: Layout = Layout {
-    decks: 3,
-    foundations: 12,
-    aces_start_home: false,
-    piles: &[1, 2, 3, 4, 5, 6, 7, 6, 5, 4, 3, 2, 1],
-    reserve: 0,
-    stock: true,
-    face_down: true,
-};
-
 const PILES: usize = 13;
 const FOUNDATIONS: usize = 12;
+
+pub const LAYOUT: Layout = Layout::with_stock(3, &[1, 2, 3, 4, 5, 6, 7, 6, 5, 4, 3, 2, 1], true);
+
 /// The talon's most places: a `u128` mask. A dealt game has 107; a typed
 /// board may hold more, up to this.
 const MAX_TALON: usize = 128;
@@ -99,7 +92,7 @@ const TALON: u8 = 32;
 ///
 /// Every level is greedy, so that each leaves out all the next one does:
 /// a level that ends drops the narrower ones, which could win nothing it
-/// did not. The figures behind the levels are in `docs/tuning-games.md`.
+/// did not. The figures behind the levels are in `docs/tuning.md`.
 const NARROWED: [Narrowed; 3] = [
     Narrowed {
         rearranging: 1,
@@ -121,12 +114,12 @@ const NARROWED: [Narrowed; 3] = [
 /// An Alexandria position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
-    /// The talon's cards still in it, a bit each by place in the talon.
-    talon: u128,
     piles: [PileCode; PILES],
     /// Each pile's top card (its index), or [`NO_CARD`].
     tops: [u8; PILES],
     home: Foundations<FOUNDATIONS>,
+    /// The talon's cards still in it, a bit each by place in the talon.
+    talon: u128,
     /// The talon's places below this one are the waste (see
     /// [`super::talon`]).
     cursor: u8,
@@ -205,14 +198,12 @@ const fn rollout_level(level: u32) -> u32 {
 impl Game for Alexandria {
     const ACYCLIC: bool = false;
     type State = State;
-    type Key = [u64; 7];
-    type Move = Step;
 
     fn new(board: &Board) -> Result<Alexandria, BoardError> {
         AlexandriaRules.validate(board)?;
+        let down: [u8; PILES] = std::array::from_fn(|p| board.piles[p].down.len() as u8);
         let start_cards =
             pile_code::start_cards::<PILES, MAX_START>(board, "an Alexandria pile", " here")?;
-        let down: [u8; PILES] = std::array::from_fn(|p| board.piles[p].down.len() as u8);
         let Some(talon) = Talon::new(board) else {
             let held =
                 board.waste.as_ref().map_or(0, Vec::len) + board.stock.as_ref().map_or(0, Vec::len);
@@ -262,6 +253,8 @@ impl Game for Alexandria {
         self.start
     }
 
+    type Key = [u64; 7];
+
     /// Exact, 448 bits, low to high: the thirteen pile codes sorted
     /// (positions that differ only in the order of the piles are one
     /// position), 13 × 22 = 286 bits; the talon's mask, one bit for each
@@ -278,15 +271,10 @@ impl Game for Alexandria {
     /// each stands in changes no move, so copies of a card and the
     /// foundations of a suit are alike.
     fn key(&self, state: &State) -> [u64; 7] {
-        let mut codes = state.piles;
-        codes.sort_unstable();
-        let codes = codes.map(|code| code.0 as u64);
-        let talon_len = self.talon.len();
         key::codes_and_talon(
-            codes,
-            PileCode::BITS,
+            state.piles,
             state.talon,
-            talon_len,
+            self.talon.len(),
             state.cursor as u64,
         )
     }
@@ -295,7 +283,7 @@ impl Game for Alexandria {
     /// home, three for each card gone from the talon, less five for each
     /// card face down and two for each in the waste. Rollouts stop early
     /// when the waste cannot be dealt off, so the weights reward what
-    /// keeps it short (the figures are in `docs/tuning-games.md`).
+    /// keeps it short (the figures are in `docs/tuning.md`).
     fn score(&self, state: &State) -> i32 {
         let down: usize = (0..PILES)
             .map(|p| self.face_down(p, state.piles[p].dealt_left()))
@@ -313,10 +301,12 @@ impl Game for Alexandria {
         state.home.cards_home()
     }
 
+    type Move = Step;
+
     /// See [`moves`] for what is left out and why no win is lost, and
     /// [`NARROWED`] for what narrowed searches leave out besides.
     fn moves(&self, state: &State, _last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
-        self.moves_into(state, ask, out);
+        self.offer(state, ask, out);
     }
 
     fn play(&self, state: &State, step: Step) -> State {

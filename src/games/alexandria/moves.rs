@@ -65,7 +65,7 @@ impl Alexandria {
     /// alone (rule H); only one empty pile (rule S); no whole King-led pile
     /// to an empty one (rule E).
     #[inline]
-    pub(super) fn moves_into(&self, state: &State, ask: Ask, out: &mut Vec<Step>) {
+    pub(super) fn offer(&self, state: &State, ask: Ask, out: &mut Vec<Step>) {
         let waste_top = state.waste_top();
         let narrowed = Narrowed::at(&NARROWED, ask);
         let free = (0..PILES)
@@ -202,12 +202,13 @@ impl Alexandria {
     /// more face-down cards under it the earlier; cards drawn from the
     /// stock, fewest draws first, home before a pile at the same count;
     /// and last the moves that only rearrange runs. (With every stock card
-    /// home tried before any stock card to a pile, a line draws far past
-    /// cards that could have gone to the tableau, and buries them.)
+    /// home tried before any stock card to a pile, a line draws far down
+    /// the stock to send one card home, and leaves the cards it passed in
+    /// the waste.)
     ///
     /// The waste's top comes before the starting cards because a card left
     /// there may be buried by the next draw for good, while a starting card
-    /// waits (the figures are in `docs/tuning-games.md`).
+    /// waits (the figures are in `docs/tuning.md`).
     ///
     /// Narrowed, a pile top kept for the stock (see [`Alexandria::kept`])
     /// comes last both as a card to send home and as a place to move a
@@ -294,26 +295,12 @@ impl Alexandria {
     /// top fits on no copy of it on another pile, so the bit names one
     /// pile.)
     ///
-    /// Searched by rollouts at level 2 alone (`--tactic rollouts-2
-    /// --max-nodes 2000000`), numbered deals 1..40 gave 11 wins (most
-    /// cards home 106.9 on average) against 10 (104.2) with no top kept,
-    /// and deals 41..80 gave 6 (102.8) against 2 (93.2); keeping tops only from
-    /// going home gave 8 (104.5) and 4 (97.3).
-    ///
-    /// The beam (see `Alexandria::PLAN`) gains from looking further down
-    /// the stock. The default search, `--max-nodes 2000000`, deals 1..60
-    /// and 61..120 won, keeping tops for the stock's next 4 cards, 29 and
-    /// 30; 8, 33 and 36; 12, 36 and 38; 16, 37 and 45; 24, 35 and 41; 32,
-    /// 34 on 1..60; the whole stock, 25; none, 21. Deals 121..180, not
-    /// used to choose: 42 won with 16, against 32 with 4.
-    ///
-    /// Tops are kept for the waste's top [`KEPT_FOR_WASTE`] cards as well,
-    /// which come off it in turn: the lines that die do so with the stock
-    /// played out and the waste stuck under a card that fits nowhere.
-    /// Default search, `--max-nodes 2000000`, deals 1..100, keeping tops
-    /// for the waste's top 0, 4, 8, 16 or all cards: 78, 82, 87, 81 and 81
-    /// won; deals 101..200, not used to choose, 81 with none and 85 with 8
-    /// (the search of commit c246cbd otherwise, under load).
+    /// The beam (see `Alexandria::PLAN`) gains from looking well down the
+    /// stock, but not through all of it. Tops are kept for the waste's top
+    /// [`KEPT_FOR_WASTE`] cards as well, which come off it in turn: the
+    /// lines that die do so with the stock played out and the waste stuck
+    /// under a card that fits nowhere. The figures behind both counts are
+    /// in `docs/tuning.md`.
     pub(super) fn kept(&self, state: &State, homes: u64, onto: &[[u16; 2]; 15]) -> u64 {
         let stock = talon::stock(state.talon, state.cursor);
         let waste = talon::waste_tops(state.talon, state.cursor, KEPT_FOR_WASTE);

@@ -1,40 +1,17 @@
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::moves::{homeable, onto};
 use super::*;
 use crate::card::{Rank, Suit};
+use crate::games::testing::{
+    Picks, bare_deal, board, card, check_against_the_reference, dealt, foundations_alike,
+    key_ignores, keys_differ, keys_match_positions, narrowed_are_full, notation_of, verdicts_agree,
+};
 use crate::reference::{Replay, replay};
-use crate::search::{Limits, Tables, Tactic, Verdict, solve, solve_alone};
+use crate::search::{Limits, Tables, Tactic, Verdict, solve_alone};
 
-fn card(text: &str) -> Card {
-    text.parse().unwrap()
-}
-
-fn board(text: &str) -> Board {
-    Board::parse(text).unwrap()
-}
-
-/// A small deterministic generator (xorshift64*), for random play.
-struct Picks(u64);
-
-impl Picks {
-    fn new(seed: u64) -> Picks {
-        Picks(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
-
-/// The notation of an engine move.
-fn notation_of(game: &Alexandria, state: &State, mv: Step) -> Vec<Move> {
-    let mut out = Vec::new();
-    game.notation(state, mv, &mut out);
-    out
+fn deal(n: u64) -> Alexandria {
+    dealt(&LAYOUT, n)
 }
 
 /// The reference's legal moves of `board` that are not draws, as text:
@@ -46,103 +23,56 @@ fn reference_plays(board: &Board) -> HashSet<String> {
         .collect()
 }
 
-/// From `board`, random play along engine moves: at every position
-/// each engine move is listed once, its notation is legal under the
-/// reference rules and reaches the position the engine reaches (the
-/// same text, won and cards home alike); and without the safe move
-/// home alone, the engine's plays of free cards are exactly the
-/// reference's legal moves but for those the pruning leaves out (all
-/// empty piles but the first; a whole King-led pile to an empty one).
-/// Returns the positions seen and the run moves (two cards or more)
-/// and moves to an empty pile among their moves.
-fn check_against_the_reference(board: &Board, seed: u64, steps: usize) -> (usize, usize, usize) {
-    let rules = AlexandriaRules;
-    let mut reference = board.clone();
-    let game = Alexandria::new(board).unwrap();
-    let mut state = game.initial();
-    let mut picks = Picks::new(seed);
-    let (mut positions, mut runs, mut to_empty) = (0, 0, 0);
-    for _ in 0..steps {
-        positions += 1;
-        let text = reference.to_text();
-        assert_eq!(game.to_board(&state).to_text(), text);
-        assert_eq!(game.is_won(&state), rules.is_won(&reference), "{text}");
-        assert_eq!(
-            game.cards_home(&state) as usize,
-            rules.cards_home(&reference)
-        );
-        let mut moves = Vec::new();
-        game.moves(&state, None, Ask::FULL, &mut moves);
-        let notations: Vec<Vec<Move>> = moves
-            .iter()
-            .map(|&mv| notation_of(&game, &state, mv))
-            .collect();
-        let distinct: HashSet<&Vec<Move>> = notations.iter().collect();
-        assert_eq!(distinct.len(), moves.len(), "a move twice in\n{text}");
-        let safe = moves.len() == 1 && moves[0].to == HOME;
-        if !safe {
-            // The plays that need no draw: exactly the reference's,
-            // but for the empty piles past the first and the whole
-            // King-led piles to an empty one.
-            let engine: HashSet<String> = (notations.iter())
-                .filter(|n| n.len() == 1)
-                .map(|n| n[0].to_string())
-                .collect();
-            let first_empty = reference.piles.iter().position(Pile::is_empty);
-            let expected: HashSet<String> = reference_plays(&reference)
-                .into_iter()
-                .filter(|text| {
-                    let mv: Move = text.parse().unwrap();
-                    let Move::Play {
-                        from,
-                        to: Place::Tableau(to),
-                        count,
-                        ..
-                    } = mv
-                    else {
-                        return true;
-                    };
-                    if !reference.piles[to as usize].is_empty() {
-                        return true;
-                    }
-                    let whole = match from {
-                        Place::Tableau(p) => reference.piles[p as usize].len() == count as usize,
-                        _ => false,
-                    };
-                    Some(to as usize) == first_empty && !whole
-                })
-                .collect();
-            assert_eq!(engine, expected, "in\n{text}");
-        }
-        runs += moves.iter().filter(|mv| mv.count > 1).count();
-        to_empty += (moves.iter())
-            .filter(|mv| mv.to != HOME && state.piles[mv.to as usize].is_empty())
-            .count();
-        let mut after = Vec::new();
-        for (&mv, notation) in moves.iter().zip(&notations) {
-            let next = game.play(&state, mv);
-            let mut board = reference.clone();
-            for step in notation {
-                rules
-                    .play(&mut board, step)
-                    .unwrap_or_else(|e| panic!("{step} is illegal: {e}\nin\n{text}"));
-            }
-            assert_eq!(
-                game.to_board(&next).to_text(),
-                board.to_text(),
-                "after {notation:?} in\n{text}"
-            );
-            after.push((next, board));
-        }
-        if after.is_empty() {
-            break;
-        }
-        let pick = match picks.below(4) {
-            0 => picks.below(after.len()),
-            _ => picks.below(after.len().min(3)),
-        };
-        (state, reference) = after.swap_remove(pick);
+/// The plays of `listed` that need no draw, as text, are exactly the
+/// reference's legal moves of `reference` but for those the pruning
+/// leaves out (all empty piles but the first; a whole King-led pile to an
+/// empty one), unless a safe move home is offered alone.
+fn plays_are_the_references(listed: &[(Step, Vec<Move>)], reference: &Board) {
+    if let [(step, _)] = listed
+        && step.to == HOME
+    {
+        return;
     }
+    let engine: HashSet<String> = (listed.iter())
+        .filter(|(_, notation)| notation.len() == 1)
+        .map(|(_, notation)| notation[0].to_string())
+        .collect();
+    let first_empty = reference.piles.iter().position(Pile::is_empty);
+    let kept = |text: &String| {
+        let Ok(Move::Play {
+            from,
+            to: Place::Tableau(to),
+            count,
+            ..
+        }) = text.parse()
+        else {
+            return true;
+        };
+        let whole = matches!(from, Place::Tableau(p) if reference.piles[p as usize].len() == count as usize);
+        !reference.piles[to as usize].is_empty() || (Some(to as usize) == first_empty && !whole)
+    };
+    let expected: HashSet<String> = reference_plays(reference)
+        .into_iter()
+        .filter(kept)
+        .collect();
+    assert_eq!(engine, expected, "in\n{}", reference.to_text());
+}
+
+/// From `board`, random play along engine moves checked against the
+/// reference rules (see [`check_against_the_reference`] and
+/// [`plays_are_the_references`]). Returns the positions seen, and the run
+/// moves (two cards or more) and moves to an empty pile among their moves.
+fn check_play(board: &Board, seed: u64, steps: usize) -> (usize, usize, usize) {
+    let (mut runs, mut to_empty) = (0, 0);
+    let visit = |state: &State, listed: &[(Step, Vec<Move>)], reference: &Board| {
+        plays_are_the_references(listed, reference);
+        runs += listed.iter().filter(|(step, _)| step.count > 1).count();
+        to_empty += (listed.iter())
+            .filter(|(step, _)| step.to != HOME && state.piles[step.to as usize].is_empty())
+            .count();
+    };
+    let positions =
+        check_against_the_reference::<Alexandria>(&AlexandriaRules, board, seed, steps, visit);
     (positions, runs, to_empty)
 }
 
@@ -150,7 +80,7 @@ fn check_against_the_reference(board: &Board, seed: u64, steps: usize) -> (usize
 fn moves_match_the_reference_along_random_play() {
     let (mut positions, mut runs, mut to_empty) = (0, 0, 0);
     for n in 1..=30 {
-        let seen = check_against_the_reference(&crate::deal::deal(&LAYOUT, n), n, 300);
+        let seen = check_play(&crate::deal::deal(&LAYOUT, n), n, 300);
         positions += seen.0;
         runs += seen.1;
         to_empty += seen.2;
@@ -159,25 +89,7 @@ fn moves_match_the_reference_along_random_play() {
         positions > 5000 && runs > 10000 && to_empty > 300,
         "only {positions} positions, {runs} run moves, {to_empty} to an empty pile"
     );
-    let mut bare = crate::deal::deal(&LAYOUT, 7);
-    bare.foundations.clear();
-    bare.redeals = Some(0);
-    check_against_the_reference(&bare, 7, 200);
-}
-
-/// A position as plain text with the order of its piles and of its
-/// foundations left out: what the key must tell apart, and only that.
-fn canonical(board: &Board) -> String {
-    let mut piles: Vec<String> = (board.piles.iter())
-        .map(|p| format!("{:?} {:?}", p.down, p.up))
-        .collect();
-    piles.sort();
-    let mut home: Vec<String> = (board.foundations.iter())
-        .map(|top| format!("{top:?}"))
-        .collect();
-    home.sort();
-    home.retain(|top| top != "None");
-    format!("{piles:?} {:?} {:?} {home:?}", board.stock, board.waste)
+    check_play(&bare_deal(&LAYOUT, 7, 0), 7, 200);
 }
 
 /// Along random play from numbered deals, each narrowed walk offers
@@ -187,96 +99,43 @@ fn canonical(board: &Board) -> String {
 /// alone (but for a pile top kept for the stock).
 #[test]
 fn narrowed_moves_are_some_of_the_full_ones() {
-    let mut left_out = [0; NARROWED.len()];
-    for n in 1..=20 {
-        let game = Alexandria::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
-        let mut state = game.initial();
-        let mut picks = Picks::new(n);
-        for _ in 0..200 {
-            let mut full = Vec::new();
-            game.moves(&state, None, Ask::FULL, &mut full);
-            if full.is_empty() {
-                break;
+    let check = |game: &Alexandria, state: &State, full: &[Step], level: usize, moves: &[Step]| {
+        let narrowed = &NARROWED[level];
+        for step in moves {
+            if let Some(p) = step.pile()
+                && step.to != HOME
+                && state.rearranged >= narrowed.rearranging
+            {
+                assert_eq!(step.count as u32, state.piles[p].movable());
             }
-            let waste_top = state.waste_top().map(|t| TALON + t);
-            let homes = homeable(&state.home);
-            let kept = game.kept(&state, homes, &onto(&state));
-            let homeward = (full.iter()).any(|step| match step.pile() {
-                Some(p) => step.to == HOME && kept >> state.tops[p] & 1 == 0,
-                None => step.to == HOME && Some(step.from) == waste_top,
-            });
-            for (level, narrowed) in NARROWED.iter().enumerate() {
-                let ask = Ask {
-                    narrowing: level as u32 + 1,
-                    ..Ask::FULL
-                };
-                let mut moves = Vec::new();
-                game.moves(&state, None, ask, &mut moves);
-                assert!(moves.iter().all(|step| full.contains(step)), "deal {n}");
-                left_out[level] += full.len() - moves.len();
-                for step in &moves {
-                    if let Some(p) = step.pile()
-                        && step.to != HOME
-                        && state.rearranged >= narrowed.rearranging
-                    {
-                        assert_eq!(step.count as u32, state.piles[p].movable(), "deal {n}");
-                    }
-                    if step.from >= TALON + state.cursor {
-                        let playable = (TALON + state.cursor..=step.from)
-                            .filter(|&from| full.iter().any(|s| s.from == from))
-                            .count();
-                        assert!(playable as u32 <= narrowed.window, "deal {n}");
-                    }
-                }
-                if narrowed.greedy && homeward {
-                    assert_eq!(moves.len(), 1, "deal {n}");
-                    assert_eq!(moves[0].to, HOME, "deal {n}");
-                }
+            if step.from >= TALON + state.cursor {
+                let playable = (TALON + state.cursor..=step.from)
+                    .filter(|&from| full.iter().any(|s| s.from == from))
+                    .count();
+                assert!(playable as u32 <= narrowed.window);
             }
-            let pick = match picks.below(3) {
-                0 => picks.below(full.len()),
-                _ => picks.below(full.len().min(2)),
-            };
-            state = game.play(&state, full[pick]);
         }
-    }
+        let waste_top = state.waste_top().map(|t| TALON + t);
+        let kept = game.kept(state, homeable(&state.home), &onto(state));
+        let homeward = (full.iter()).any(|step| match step.pile() {
+            Some(p) => step.to == HOME && kept >> state.tops[p] & 1 == 0,
+            None => step.to == HOME && Some(step.from) == waste_top,
+        });
+        if narrowed.greedy && homeward {
+            assert_eq!(moves.len(), 1);
+            assert_eq!(moves[0].to, HOME);
+        }
+    };
+    let left_out = narrowed_are_full((1..=20).map(deal), 200, 2, NARROWED.len(), check);
     assert!(left_out.iter().all(|&n| n > 1000), "left out {left_out:?}");
 }
 
-/// Along random play from numbered deals, two positions have the same
-/// key exactly when they are the same but for the order of the piles
-/// and of the foundations.
+/// Along play from numbered deals, two positions have the same key
+/// exactly when they are the same but for the order of the piles and of
+/// the foundations.
 #[test]
 fn keys_tell_positions_apart_exactly() {
-    let mut merged = 0;
-    for n in 1..=20 {
-        let deal = crate::deal::deal(&LAYOUT, n);
-        let game = Alexandria::new(&deal).unwrap();
-        let mut seen: HashMap<[u64; 7], String> = HashMap::new();
-        let mut texts: HashMap<String, [u64; 7]> = HashMap::new();
-        let mut state = game.initial();
-        let mut picks = Picks::new(n);
-        for _ in 0..300 {
-            let mut moves = Vec::new();
-            game.moves(&state, None, Ask::FULL, &mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            for &mv in &moves {
-                let next = game.play(&state, mv);
-                let key = game.key(&next);
-                let text = canonical(&game.to_board(&next));
-                merged += seen.contains_key(&key) as usize;
-                assert_eq!(*seen.entry(key).or_insert(text.clone()), text, "deal {n}");
-                assert_eq!(*texts.entry(text).or_insert(key), key, "deal {n}");
-            }
-            let pick = match picks.below(3) {
-                0 => picks.below(moves.len()),
-                _ => picks.below(moves.len().min(2)),
-            };
-            state = game.play(&state, moves[pick]);
-        }
-    }
+    let merged = keys_match_positions((1..=20).map(deal), 300, true, foundations_alike);
     assert!(merged > 100, "only {merged} positions met twice");
 }
 
@@ -408,20 +267,16 @@ Waste: 3D 4D
     let start = completed(text);
     let game = Alexandria::new(&start).unwrap();
     let state = game.initial();
-    let key = game.key(&state);
-    let mut swapped = state;
-    swapped.piles.swap(0, 6);
-    swapped.tops.swap(0, 6);
-    swapped.piles.swap(3, 12);
-    swapped.tops.swap(3, 12);
-    swapped.home.0.swap(0, 1);
-    swapped.home.0.swap(6, 8);
-    swapped.home.0.swap(2, 4);
-    assert_eq!(game.key(&swapped), key);
-    assert_ne!(
-        game.to_board(&swapped).to_text(),
-        game.to_board(&state).to_text()
-    );
+    let key = key_ignores(&game, &state, |swapped| {
+        // The foundations of clubs, and of hearts, in another order.
+        for (a, b) in [(0, 1), (6, 8), (2, 4)] {
+            swapped.home.0.swap(a, b);
+        }
+        swapped.piles.swap(0, 6);
+        swapped.tops.swap(0, 6);
+        swapped.piles.swap(3, 12);
+        swapped.tops.swap(3, 12);
+    });
     // The run 6D 5C 4D 3S on the 7C: its top card moved off and back
     // gives the first code again.
     let off = game.play(
@@ -443,17 +298,12 @@ Waste: 3D 4D
     );
     assert_eq!(back.piles, state.piles);
     assert_eq!(state.piles[3].movable(), 5);
-    let changed = [
-        off,
-        State {
-            talon: state.talon & !(1 << 5),
-            ..state
-        },
-        State { cursor: 1, ..state },
-    ];
-    for other in changed {
-        assert_ne!(game.key(&other), key, "{other:?}");
-    }
+    let drawn = State { cursor: 1, ..state };
+    let played = State {
+        talon: state.talon & !(1 << 5),
+        ..state
+    };
+    keys_differ(&game, key, [off, drawn, played]);
 }
 
 /// Numbered deal `n` late in a game: each suit's three foundations
@@ -542,29 +392,10 @@ fn plain_search_up_to_pile_order(board: &Board, max_positions: usize) -> Option<
 /// and lost alike, and its wins replay.
 #[test]
 fn verdicts_of_late_positions_agree_with_a_plain_search() {
-    let (mut won, mut lost) = (0, 0);
-    let mut tables = Tables::new(1 << 24);
-    for n in 1..=300 {
-        let board = late_position(n, 7);
-        AlexandriaRules.validate(&board).unwrap();
-        let Some(truth) = plain_search_up_to_pile_order(&board, 30_000) else {
-            continue;
-        };
-        let game = Alexandria::new(&board).unwrap();
-        let report = solve(&game, &Limits::default(), &mut tables);
-        let expected = if truth { Verdict::Won } else { Verdict::Lost };
-        assert_eq!(report.verdict, expected, "deal {n}:\n{}", board.to_text());
-        if truth {
-            won += 1;
-            assert_eq!(
-                replay(&AlexandriaRules, &board, &report.moves),
-                Replay::Won,
-                "deal {n}"
-            );
-        } else {
-            lost += 1;
-        }
-    }
+    let boards = (1..=300).map(|n| late_position(n, 7));
+    let (won, lost) = verdicts_agree::<Alexandria>(&AlexandriaRules, boards, 1 << 24, |board| {
+        plain_search_up_to_pile_order(board, 30_000)
+    });
     // 281 and 11 of 1..=300 when written.
     assert!(won > 250 && lost > 8, "won {won}, lost {lost}");
 }

@@ -98,7 +98,7 @@ impl RowsOfFour {
     /// Deal 188: the KS over 4S must go before the other KS, which needs the
     /// QS and 9S under the two KH home; the second KH needs the 5H under
     /// that KS. Taking each suit's Kings one by one, not as one, finds many
-    /// more deals lost at the start (`docs/tuning-games.md`).
+    /// more deals lost at the start (`docs/tuning.md`).
     pub(super) fn kings_stuck(&self, state: &State) -> bool {
         // Each suit's Kings on the tableau, by place (see `king_place`),
         // and whether each has no lower card of its suit under it.

@@ -47,18 +47,11 @@ use crate::search::{Plan, Planned};
 pub const PRUNING: &str = "all but a safe move home, all but one empty pile, a card moved on \
     at once, and positions whose Kings can never go home";
 
-pub const LAYOUT: Layout = Layout {
-    decks: 2,
-    foundations: 8,
-    aces_start_home: false,
-    piles: &[4; 8],
-    reserve: 0,
-    stock: true,
-    face_down: false,
-};
-
 const PILES: usize = 8;
 const FOUNDATIONS: usize = 8;
+
+pub const LAYOUT: Layout = Layout::with_stock(2, &[4; PILES], false);
+
 /// "Two redeals, so three passes through the stock in all."
 const REDEALS: u8 = 2;
 /// The talon's most cards: all 104, on a typed board with nothing on the
@@ -91,14 +84,14 @@ const NARROWED: [Narrowed; 3] = [
 pub struct State {
     /// The talon's cards still in it, a bit each by place in the talon.
     talon: u128,
-    piles: [PileCode; PILES],
-    /// Each pile's top card (its index), or [`NO_CARD`].
-    tops: [u8; PILES],
-    home: Foundations<FOUNDATIONS>,
     /// The talon's places below this one are the waste (see
     /// [`super::talon`]).
     cursor: u8,
     redeals: u8,
+    piles: [PileCode; PILES],
+    /// Each pile's top card (its index), or [`NO_CARD`].
+    tops: [u8; PILES],
+    home: Foundations<FOUNDATIONS>,
     /// Moves in a row that only rearranged the tableau (see
     /// [`Narrowed`]). Not in the key: only narrowed searches read it.
     rearranged: u8,
@@ -180,8 +173,6 @@ const fn rollout_level(level: u32) -> u32 {
 impl Game for RowsOfFour {
     const ACYCLIC: bool = false;
     type State = State;
-    type Key = [u64; 6];
-    type Move = Step;
 
     fn new(board: &Board) -> Result<RowsOfFour, BoardError> {
         RowsOfFourRules.validate(board)?;
@@ -235,6 +226,8 @@ impl Game for RowsOfFour {
         self.start
     }
 
+    type Key = [u64; 6];
+
     /// Exact, 384 bits, low to high: the eight pile codes sorted
     /// (positions that differ only in the order of the piles are one
     /// position), 8 × 33 = 264 bits; the talon's mask, one bit for each of
@@ -249,16 +242,8 @@ impl Game for RowsOfFour {
     /// at all, the lower the highest rank home twice. Which place each
     /// stands in changes no move.
     fn key(&self, state: &State) -> [u64; 6] {
-        let mut codes = state.piles;
-        codes.sort_unstable();
         let rest = state.cursor as u64 | (state.redeals as u64) << 7;
-        key::codes_and_talon(
-            codes.map(|code| code.0),
-            PileCode::BITS,
-            state.talon,
-            self.talon.len(),
-            rest,
-        )
+        key::codes_and_talon(state.piles, state.talon, self.talon.len(), rest)
     }
 
     /// See [`RowsOfFour::kings_stuck`], and `State::kings_moved` for when
@@ -277,15 +262,17 @@ impl Game for RowsOfFour {
 
     /// Where a rollout ends (see `RowsOfFour::PLAN`): the cards home. A
     /// term for the redeals left gained too little to keep
-    /// (`docs/tuning-games.md`).
+    /// (`docs/tuning.md`).
     fn score(&self, state: &State) -> i32 {
         self.cards_home(state) as i32
     }
 
+    type Move = Step;
+
     /// See [`moves`] for what is left out and why no win is lost, and
     /// [`NARROWED`] for what narrowed searches leave out besides.
     fn moves(&self, state: &State, last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
-        self.moves_into(state, last, ask, out);
+        self.offer(state, last.and_then(|step| step.to), ask, out);
     }
 
     fn play(&self, state: &State, step: Step) -> State {

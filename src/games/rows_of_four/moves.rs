@@ -70,15 +70,9 @@ struct Waiting {
 impl RowsOfFour {
     /// Moves best first (see [`RowsOfFour::order`]): a safe move home
     /// alone (rule H); only one empty pile (rule S); the card the last
-    /// move put on a pile stays (rule J).
+    /// move put on pile `stays` stays (rule J).
     #[inline]
-    pub(super) fn moves_into(
-        &self,
-        state: &State,
-        last: Option<Step>,
-        ask: Ask,
-        out: &mut Vec<Step>,
-    ) {
+    pub(super) fn offer(&self, state: &State, stays: Option<u8>, ask: Ask, out: &mut Vec<Step>) {
         let waste_top = state.waste_top();
         let narrowed = Narrowed::at(&NARROWED, ask);
         let free = (0..PILES as u8)
@@ -123,7 +117,6 @@ impl RowsOfFour {
                 out.push(Step { from, to: Some(to) });
             }
         };
-        let stays = last.and_then(|step| step.to);
         let tired = Narrowed::tired(narrowed, state.rearranged);
         for p in 0..PILES as u8 {
             if state.tops[p as usize] == NO_CARD || stays == Some(p) {
