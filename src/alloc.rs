@@ -12,9 +12,8 @@
 //! `realloc` copies the old block into the new one first, and `calloc`
 //! may clear it, both in 4 KiB faults, and a 2 MiB range holding one
 //! 4 KiB page is never made huge. So large blocks are mapped here, on a
-//! 2 MiB boundary, and asked for huge pages before anything touches them:
-//! numbered Raglan deals 1..300, a process each, took 175k page faults
-//! with the advice given after `malloc`, and 126k with this.
+//! 2 MiB boundary, and asked for huge pages before anything touches them
+//! (the figures are in `docs/tuning.md`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
@@ -29,9 +28,7 @@ const HUGE: usize = 2 << 20;
 /// The smallest block mapped in huge pages; smaller ones go to `malloc`.
 /// A fault took about 2 µs a 4 KiB page here, and about 0.15 ms a 2 MiB
 /// page, so a block of half a huge page, all touched (a table, a growing
-/// vector's copy), costs less in one huge page. Raglan's 30 slowest of
-/// deals 1..300, sum of each deal's least solving time over 12 runs: 889
-/// ms with blocks from 2 MiB, 856 from 1 MiB, 848 from 512 KiB.
+/// vector's copy), costs less in one huge page.
 const MAPPED: usize = HUGE / 2;
 
 /// Whether a block is one this allocator maps itself.

@@ -6,7 +6,39 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::board::{Board, Pile};
 use crate::card::{Card, Rank, ordered_pack};
-use crate::games::Layout;
+
+/// How a game is dealt: what the numbered deals and board checks need.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub decks: u8,
+    pub foundations: u8,
+    /// The Aces are taken out first and start the foundations.
+    pub aces_start_home: bool,
+    /// Cards dealt to each tableau pile, left to right.
+    pub piles: &'static [u8],
+    pub reserve: u8,
+    /// Whether the cards left over form a stock.
+    pub stock: bool,
+    /// Whether all but the top card of each pile are dealt face down.
+    pub face_down: bool,
+}
+
+impl Layout {
+    /// `decks` decks dealt to `piles`, all face up or all but each pile's
+    /// top face down (`face_down`), the rest to a stock; empty foundations,
+    /// one of each suit a deck, and no reserve.
+    pub const fn with_stock(decks: u8, piles: &'static [u8], face_down: bool) -> Layout {
+        Layout {
+            decks,
+            foundations: 4 * decks,
+            aces_start_home: false,
+            piles,
+            reserve: 0,
+            stock: true,
+            face_down,
+        }
+    }
+}
 
 /// The ordered pack for `decks` decks, shuffled for deal `n`.
 ///

@@ -198,9 +198,7 @@ impl Batch {
         // thread waiting for a rollout another took steals whatever job it
         // finds, and when deals were jobs, it could take whole deals while
         // its own waited. So the only jobs are rollouts, which a thread
-        // with no deal left takes. (Alexandria 1..100 at 3M positions, two
-        // threads: 26.5 and 28.0 s with deals as jobs, 23.8 and 25.7 s
-        // with the counter, 24.6 and 26.4 s side by side.)
+        // with no deal left takes.
         let next = AtomicU64::new(0);
         rayon::broadcast(|_| {
             let mut tables = match lending {

@@ -8,6 +8,8 @@
 //! pile a 25-bit [`PileCode`], and a position little more than a handful
 //! of them.
 
+use super::NO_CARD;
+use super::pile_code::start_cards;
 use crate::board::{Board, BoardError};
 use crate::card::{Card, Colour, Rank, Suit};
 
@@ -177,48 +179,9 @@ impl PileCode {
     }
 }
 
-fn goes_home(home: &[u8; 4], card: Card) -> bool {
-    home[card.suit().index()] + 1 == card.rank().get()
-}
-
-/// Whether `card` may go home now and, going there first, loses no win,
-/// given the rank on each suit's foundation (`home`, by suit index).
-///
-/// A card of rank `r` is safe to send home when no card will ever need
-/// it as a base: the cards that could be built on it (the other colour,
-/// rank `r-1`) are home, or can go home as soon as they are free (the
-/// other colour home to `r-2`) and so can the cards of its own colour,
-/// rank `r-2`, that could be built on those (its colour home to `r-3`).
-/// Any win then has a twin that sends it home first: drop its other moves
-/// from the line, send home directly whatever was built on it, and every
-/// other move stays legal. (With a stock, the card may be the waste's top:
-/// taking it out of the waste early only uncovers the card below it
-/// sooner, and every later draw, redeal and play of the line is the
-/// same.)
-pub(super) fn safe_home(home: &[u8; 4], card: Card) -> bool {
-    let (same, other) = match card.colour() {
-        Colour::Black => ([Suit::Clubs, Suit::Spades], [Suit::Diamonds, Suit::Hearts]),
-        Colour::Red => ([Suit::Diamonds, Suit::Hearts], [Suit::Clubs, Suit::Spades]),
-    };
-    let rank = card.rank().get() as i32;
-    let lowest = |suits: [Suit; 2]| {
-        suits
-            .iter()
-            .map(|s| home[s.index()] as i32)
-            .min()
-            .unwrap_or(0)
-    };
-    let (other_home, same_home) = (lowest(other), lowest(same));
-    goes_home(home, card)
-        && (other_home >= rank - 1 || (other_home >= rank - 2 && same_home >= rank - 3))
-}
-
 /// The most cards a pile can have started with in the engine's terms: a
 /// board may be typed mid-game, with up to 7 dealt cards and a run of 12.
 pub(super) const MAX_START: usize = 19;
-
-/// "No card" among a position's pile tops.
-pub(super) const NO_CARD: u8 = u8::MAX;
 
 /// A board's tableau as the engines hold it: each pile's starting cards,
 /// bottom to top (what the deal fixes), its code and its top card.
@@ -234,26 +197,16 @@ impl<const P: usize> StartPiles<P> {
     /// The piles of a board the game's rules have validated (so it has `P`
     /// piles), or an error for a pile too tall for a [`PileCode`].
     pub(super) fn new(board: &Board, game: &str) -> Result<StartPiles<P>, BoardError> {
+        let pile = format!("a {game} pile");
+        let cards = start_cards::<P, MAX_START>(board, &pile, " (7 dealt and a run of 12)")?;
         let mut piles = StartPiles {
-            cards: [[Card::from_index(0); MAX_START]; P],
+            cards,
             codes: [PileCode::EMPTY; P],
             tops: [NO_CARD; P],
             starts_at: [None; Card::COUNT],
         };
         for (i, pile) in board.piles.iter().enumerate().take(P) {
-            if pile.len() > MAX_START {
-                return Err(BoardError::at(
-                    board.pile_line(i),
-                    format!(
-                        "pile {} has {} cards: a {game} pile holds at most {MAX_START} \
-                         (7 dealt and a run of 12)",
-                        i + 1,
-                        pile.len()
-                    ),
-                ));
-            }
-            for (at, (slot, card)) in piles.cards[i].iter_mut().zip(pile.cards()).enumerate() {
-                *slot = card;
+            for (at, card) in pile.cards().enumerate() {
                 piles.starts_at[card.index()] = Some((i as u8, at as u8));
                 piles.tops[i] = card.index() as u8;
             }
@@ -271,7 +224,7 @@ impl<const P: usize> StartPiles<P> {
 /// The suit bits are gathered from the last code back, each shifting those
 /// after it up by its run's length: the same bits as placing each code's at
 /// the sum of the lengths before it, without keeping that sum for every
-/// code (a tenth fewer instructions in Raglan's key).
+/// code, which Raglan's key did at a cost.
 #[inline]
 pub(super) fn split_codes<const P: usize>(codes: &[PileCode; P]) -> ([u64; P], u64) {
     let mut heads = [0; P];
@@ -310,7 +263,7 @@ pub(super) fn popped(start: &[Card], code: PileCode, card: Card) -> (PileCode, u
 /// Calls `visit` on a pile's cards, bottom to top: the starting cards
 /// left, then the run, each run card spelled out from the one below and
 /// its suit bit. (A loop with a callback: as an iterator, Raglan's
-/// best-first score that walks every pile took 43% more instructions.)
+/// best-first score that walks every pile cost much more.)
 pub(super) fn pile_cards(start: &[Card], code: PileCode, mut visit: impl FnMut(Card)) {
     let dealt = &start[..code.dealt_left()];
     dealt.iter().for_each(|&card| visit(card));
@@ -416,18 +369,5 @@ mod tests {
         assert_eq!(PileCode::dealt(3, 1).pop(), PileCode::EMPTY);
         assert_eq!(PileCode::dealt(3, 2).pop(), PileCode::dealt(3, 1));
         assert_eq!(PileCode::dealt(8, 19).dealt_left(), 19);
-    }
-
-    /// Rank 5 red is safe once the black fours are home, or once they are
-    /// at three and the red twos too; never while it cannot go home.
-    #[test]
-    fn safe_home_asks_for_the_cards_that_could_build_on_it() {
-        let five: Card = "5H".parse().unwrap();
-        // Suit order C, D, H, S.
-        assert!(safe_home(&[4, 1, 4, 4], five));
-        assert!(!safe_home(&[4, 1, 4, 3], five));
-        assert!(safe_home(&[3, 2, 4, 3], five));
-        assert!(!safe_home(&[3, 1, 4, 3], five));
-        assert!(!safe_home(&[13, 13, 3, 13], five));
     }
 }

@@ -5,43 +5,32 @@
 //! time, and an empty pile takes any card. The stock is dealt one card at
 //! a time to the waste, with one redeal: the waste turned over in order.
 //!
-//! # The stock as one sequence
-//!
-//! The waste and the stock are kept as one sequence, the talon: the waste
-//! bottom to top, then the stock in the order it is drawn. Drawing moves a
-//! cursor along it, a redeal sets the cursor back to the start, and
-//! playing the waste's top takes that card out. So a position's talon is a
-//! mask of the cards still in it, the cursor (cards before it are the
-//! waste) and the redeals left.
-//!
-//! Draws change neither the tableau nor the foundations, and no tableau
-//! move reads the talon, so a winning line can put off every draw until
-//! just before the play of the card it turns up. The engine's move
-//! therefore plays any card that draws can bring to the waste's top: the
-//! top itself, any card later in the stock, or, with a redeal left, any
-//! card below the top (draw out the stock, redeal, draw to it). A card
-//! reachable in this pass is not offered through a redeal too: that
-//! reaches the same position with one redeal fewer, which can do nothing
-//! the other cannot. The move list shows each `draw` and `redeal`.
+//! The waste and the stock are one sequence, the talon (see
+//! [`super::talon`]): a position's talon is a mask of the cards still in
+//! it, a cursor (cards before it are the waste) and the redeals left. The
+//! engine's move plays any card that draws (and the redeal) can bring to
+//! the waste's top, and the move list shows each `draw` and `redeal`.
 //!
 //! # Why the pruning loses no win
 //!
 //! `Lanes::moves` leaves out two kinds of move: all but a safe move home
-//! (see [`alternating::safe_home`]; for the waste it holds only for its
-//! top, which goes home without a draw), and all but one empty pile and a
-//! lone card to an empty pile (the same positions up to the order of the
+//! (see [`super::safe_home`]; for the waste it holds only for its top,
+//! which goes home without a draw), and all but one empty pile and a lone
+//! card to an empty pile (the same positions up to the order of the
 //! piles, which the key ignores). Raglan's rule J (the card just moved
-//! stays where it is for a move) was tried: on the 134 of numbered deals
-//! 1..300 that, without the redeal, both searches decided within 300,000
-//! positions, it saved 0.3% of them (10.13M against 10.16M), too little
-//! to carry an argument that leans on the table.
+//! stays where it is for a move) saved too few positions here to carry an
+//! argument that leans on the table (`docs/tuning.md`).
 
-use super::alternating::{self, BASES, NO_CARD, PileCode, StartPiles, safe_home};
-use super::talon;
+use super::NO_CARD;
+use super::alternating::{self, BASES, PileCode, StartPiles};
+use super::safe_home::{Builds, SafeRule};
+use super::step;
+use super::talon::{self, From, Talon};
 use crate::board::{Board, BoardError, Pile};
 use crate::card::{Card, Suit};
+use crate::deal::Layout;
 use crate::game::{Ask, Game};
-use crate::games::{Layout, sort_best_first};
+use crate::games::sort_best_first;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::lanes::LanesRules;
@@ -76,6 +65,12 @@ const REDEALS: u8 = 1;
 /// whose tableau is empty, or all 52 if the Aces are not home.
 const MAX_TALON: usize = Card::COUNT;
 
+/// Lanes' safe rule (see [`super::safe_home`]).
+const SAFE: SafeRule = SafeRule {
+    builds: Builds::AlternateColour,
+    two_deep: true,
+};
+
 /// A Lanes position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
@@ -100,30 +95,13 @@ impl State {
     }
 }
 
-/// Where a card is taken from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum From {
-    Pile(u8),
-    /// The talon card at this place, drawn to the waste's top first if it
-    /// is not there.
-    Talon(u8),
-}
-
 /// A card from a pile or the talon to its foundation or onto a pile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    from: From,
-    /// The destination pile, or `None` for the foundation.
-    to: Option<u8>,
-}
+pub type Step = step::Step<From>;
 
 pub struct Lanes {
     /// Each pile's starting cards, bottom to top.
     start_cards: [[Card; alternating::MAX_START]; PILES],
-    /// The talon: the board's waste bottom to top, then its stock in the
-    /// order drawn.
-    talon: [Card; MAX_TALON],
-    talon_len: u8,
+    talon: Talon<MAX_TALON>,
     /// Which foundation place of the board showed each suit, for printing.
     slots: [Option<Suit>; 4],
     /// Whether the board said how many redeals are left, so that
@@ -136,7 +114,7 @@ impl Lanes {
     fn card_at(&self, state: &State, from: From) -> Card {
         match from {
             From::Pile(p) => Card::from_index(state.tops[p as usize] as usize),
-            From::Talon(t) => self.talon[t as usize],
+            From::Talon(t) => self.talon.card(t),
         }
     }
 
@@ -146,11 +124,6 @@ impl Lanes {
             cards.push(c)
         });
         cards
-    }
-
-    /// The talon's places with cards, in `range`, in talon order.
-    fn places(state: &State, range: std::ops::Range<u8>) -> impl Iterator<Item = u8> {
-        range.filter(move |&t| state.talon & 1 << t != 0)
     }
 
     /// How early a move is tried, highest first: home first, then moves
@@ -193,33 +166,21 @@ impl Game for Lanes {
     fn new(board: &Board) -> Result<Lanes, BoardError> {
         LanesRules.validate(board)?;
         let piles = StartPiles::<PILES>::new(board, "Lanes")?;
-        let waste = board.waste.as_deref().unwrap_or_default();
-        let stock = board.stock.as_deref().unwrap_or_default();
-        let mut talon = [Card::from_index(0); MAX_TALON];
-        let mut talon_len = 0;
-        for (slot, &card) in talon.iter_mut().zip(waste.iter().chain(stock)) {
-            *slot = card;
-            talon_len += 1;
-        }
+        let talon = Talon::new(board).expect("the rules allow at most 52 cards in the talon");
         let (home, slots) = alternating::read_foundations(board);
-        let mask = match talon_len {
-            64.. => unreachable!("a talon holds at most 52 cards"),
-            n => (1u64 << n) - 1,
-        };
         Ok(Lanes {
             start_cards: piles.cards,
-            talon,
-            talon_len: talon_len as u8,
             slots,
             redeals_given: board.redeals.is_some(),
             start: State {
                 piles: piles.codes,
                 tops: piles.tops,
                 home,
-                talon: mask,
-                cursor: waste.len() as u8,
+                talon: talon.full() as u64,
+                cursor: board.waste.as_ref().map_or(0, Vec::len) as u8,
                 redeals: board.redeals.unwrap_or(REDEALS),
             },
+            talon,
         })
     }
 
@@ -293,7 +254,7 @@ impl Game for Lanes {
         while reach != 0 {
             let t = reach.trailing_zeros() as u8;
             reach &= reach - 1;
-            sources[k] = (From::Talon(t), self.talon[t as usize]);
+            sources[k] = (From::Talon(t), self.talon.card(t));
             k += 1;
         }
         let sources = &sources[..k];
@@ -308,7 +269,7 @@ impl Game for Lanes {
                 }
         });
         let first = homeward.clone().next();
-        let chosen = match homeward.find(|&&(_, card)| safe_home(&state.home, card)) {
+        let chosen = match homeward.find(|&&(_, card)| SAFE.safe(&state.home, card)) {
             Some(safe) => Some(safe),
             None if ask.narrowing > 0 => first,
             None => None,
@@ -354,11 +315,9 @@ impl Game for Lanes {
                     alternating::popped(&self.start_cards[p], state.piles[p], card);
             }
             From::Talon(t) => {
-                if t < state.cursor && Some(t) != state.waste_top() {
-                    next.redeals -= 1;
-                }
-                next.talon &= !(1 << t);
-                next.cursor = talon::cursor_below(next.talon as u128, t);
+                let (talon, cursor, redealt) = talon::take(state.talon as u128, state.cursor, t);
+                (next.talon, next.cursor) = (talon as u64, cursor);
+                next.redeals -= redealt as u8;
             }
         }
         match step.to {
@@ -378,15 +337,7 @@ impl Game for Lanes {
         let from = match step.from {
             From::Pile(p) => Place::Tableau(p),
             From::Talon(t) => {
-                let draw =
-                    |range| Self::places(state, range).map(|t| Move::Draw(self.talon[t as usize]));
-                if t >= state.cursor {
-                    out.extend(draw(state.cursor..t + 1));
-                } else if Some(t) != state.waste_top() {
-                    out.extend(draw(state.cursor..self.talon_len));
-                    out.push(Move::Redeal);
-                    out.extend(draw(0..t + 1));
-                }
+                self.talon.draws(state.talon as u128, state.cursor, t, out);
                 Place::Waste
             }
         };
@@ -394,15 +345,13 @@ impl Game for Lanes {
     }
 
     fn to_board(&self, state: &State) -> Board {
-        let talon = |range| -> Vec<Card> {
-            Self::places(state, range)
-                .map(|t| self.talon[t as usize])
-                .collect()
-        };
+        let (stock, waste) = self
+            .talon
+            .stock_and_waste(state.talon as u128, state.cursor);
         Board {
             foundations: alternating::foundation_tops(&self.slots, &state.home),
-            stock: Some(talon(state.cursor..self.talon_len)),
-            waste: Some(talon(0..state.cursor)),
+            stock: Some(stock),
+            waste: Some(waste),
             redeals: (state.redeals < REDEALS || self.redeals_given).then_some(state.redeals),
             piles: (0..PILES)
                 .map(|p| Pile::face_up(self.pile_vec(state, p)))
@@ -415,6 +364,7 @@ impl Game for Lanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::testing::{keys_match_positions, narrowed_moves, within_window};
 
     /// Along play from numbered deals, two positions with the same key are
     /// the same but for the order of the piles: the packed pile codes read
@@ -423,9 +373,8 @@ mod tests {
     #[test]
     fn keys_tell_positions_apart_exactly() {
         let games = (1..=60).map(|n| Lanes::new(&crate::deal::deal(&LAYOUT, n)).unwrap());
-        let merged = crate::games::key_check::equal_keys_are_equal_positions(games, 300, |_, _| {
-            String::new()
-        });
+        let none = |_: &Lanes, _: &State| String::new();
+        let merged = keys_match_positions(games, 300, false, none);
         assert!(merged > 1000, "only {merged} positions met twice");
     }
 
@@ -446,7 +395,6 @@ mod tests {
                 if full.is_empty() {
                     break;
                 }
-                let stock = talon::stock(state.talon as u128, state.cursor);
                 let free_home = full.iter().any(|s| {
                     s.to.is_none()
                         && match s.from {
@@ -454,21 +402,14 @@ mod tests {
                             From::Talon(t) => Some(t) == state.waste_top(),
                         }
                 });
+                let talon = state.talon as u128;
                 for (level, &window) in WINDOWS.iter().enumerate() {
-                    let ask = Ask {
-                        narrowing: level as u32 + 1,
-                        ..Ask::FULL
-                    };
-                    let mut moves = Vec::new();
-                    game.moves(&state, None, ask, &mut moves);
+                    let moves = narrowed_moves(&game, &state, None, level as u32 + 1);
                     assert!(moves.iter().all(|s| full.contains(s)), "deal {n}");
                     left_out[level] += full.len() - moves.len();
                     for s in &moves {
                         if let From::Talon(t) = s.from {
-                            let passed = (stock & ((1u128 << t) - 1)).count_ones();
-                            let in_stock = t >= state.cursor;
-                            assert!(!in_stock || passed < window, "deal {n}");
-                            assert!(in_stock || stock == 0 || Some(t) == state.waste_top());
+                            assert!(within_window(talon, state.cursor, window, t), "deal {n}");
                         }
                     }
                     if free_home {

@@ -7,16 +7,25 @@
 pub mod alexandria;
 pub mod all_in_a_row;
 mod alternating;
+mod foundations;
+mod key;
 pub mod lanes;
+mod narrowed;
+mod pile_code;
 pub mod raglan;
 pub mod rows_of_four;
+mod safe_home;
+mod step;
 mod talon;
+#[cfg(test)]
+mod testing;
 
 use std::fmt;
 use std::mem::MaybeUninit;
 
 use crate::board::Pile;
 use crate::board::{Board, BoardError};
+use crate::deal::Layout;
 use crate::game::Game;
 use crate::pysol::{PysolDeal, PysolError};
 use crate::reference::{self, Replay};
@@ -100,32 +109,8 @@ impl std::str::FromStr for DealNumber {
     }
 }
 
-/// ORs `value` into a key's words from bit `bit` on, low bits first,
-/// carrying into the next word what runs past the end of one; what runs
-/// past the last word is dropped. The engines pack their keys with it.
-fn put_bits<const N: usize>(words: &mut [u64; N], bit: u32, value: u64) {
-    let (word, shift) = ((bit / 64) as usize, bit % 64);
-    words[word] |= value << shift;
-    if shift > 0 && word + 1 < N {
-        words[word + 1] |= value >> (64 - shift);
-    }
-}
-
-/// How a game is dealt: what the numbered deals and board checks need.
-#[derive(Clone, Copy, Debug)]
-pub struct Layout {
-    pub decks: u8,
-    pub foundations: u8,
-    /// The Aces are taken out first and start the foundations.
-    pub aces_start_home: bool,
-    /// Cards dealt to each tableau pile, left to right.
-    pub piles: &'static [u8],
-    pub reserve: u8,
-    /// Whether the cards left over form a stock.
-    pub stock: bool,
-    /// Whether all but the top card of each pile are dealt face down.
-    pub face_down: bool,
-}
+/// "No card" among a position's pile tops.
+const NO_CARD: u8 = u8::MAX;
 
 /// Runs `$body` with `$g` the engine type of `$kind`, monomorphised.
 #[macro_export]
@@ -337,85 +322,13 @@ fn pysol_board(game: GameKind, deal: PysolDeal) -> Board {
     }
 }
 
-/// A check for the games' keys, shared by their tests.
-#[cfg(test)]
-pub(crate) mod key_check {
-    use std::collections::HashMap;
-
-    use crate::board::Board;
-    use crate::game::{Ask, Game};
-
-    /// The board with its piles sorted, and the redeals left: what a key
-    /// must tell apart in a game whose piles are alike, but for what the
-    /// game adds (`extra`).
-    fn canonical(board: &Board, extra: String) -> String {
-        let mut piles: Vec<String> = (board.piles.iter())
-            .map(|p| format!("{:?} {:?}", p.down, p.up))
-            .collect();
-        piles.sort();
-        let Board {
-            foundations: _,
-            reserve,
-            stock,
-            waste,
-            redeals,
-            ..
-        } = board;
-        format!("{piles:?} {reserve:?} {stock:?} {waste:?} {redeals:?} {extra}")
-    }
-
-    /// Along play from `games` (a move chosen from the first five by the
-    /// step), two positions with the same key are the same but for the
-    /// order of the piles and for `extra`, which the game gives for what
-    /// its boards leave out. Returns how many positions were met again,
-    /// which the caller checks is not zero.
-    pub(crate) fn equal_keys_are_equal_positions<G: Game>(
-        games: impl IntoIterator<Item = G>,
-        steps: usize,
-        extra: impl Fn(&G, &G::State) -> String,
-    ) -> usize {
-        let mut merged = 0;
-        for (n, game) in games.into_iter().enumerate() {
-            let mut keys: HashMap<G::Key, String> = HashMap::new();
-            let (mut state, mut last) = (game.initial(), None);
-            for step in 0..steps {
-                let mut moves = Vec::new();
-                game.moves(&state, last, Ask::FULL, &mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                for &mv in &moves {
-                    let next = game.play(&state, mv);
-                    let text = canonical(&game.to_board(&next), extra(&game, &next));
-                    let key = game.key(&next);
-                    match keys.get(&key) {
-                        Some(known) => {
-                            assert_eq!(*known, text, "game {n}, step {step}");
-                            merged += 1;
-                        }
-                        None => {
-                            keys.insert(key, text);
-                        }
-                    }
-                }
-                let pick = (n * 7 + step * 13) % 5 % moves.len();
-                (state, last) = (game.play(&state, moves[pick]), Some(moves[pick]));
-            }
-        }
-        merged
-    }
-}
-
 /// Sorts moves by `order`, highest first, equal ones in the order given,
 /// as a stable sort by key would. Each move's order is worked out once,
 /// not at each comparison, and packed with the move's place into one
 /// word, so that a sort of plain words on the stack does the work
-/// (`sort_by_cached_key` allocates its keys on the heap at each call).
-/// In Alexandria a beam (`valgrind --tool=callgrind patience solve
-/// alexandria 1 --tactic beam-2 --max-nodes 300000`) took 2.04G
-/// instructions with `sort_by_cached_key`, 1.80G with this; in Lanes and
-/// Rows of Four `sort_by_key`, which works out an order at every
-/// comparison, took 5% of `patience bench`'s time in `perf`.
+/// (`sort_by_cached_key` allocates its keys on the heap at each call, and
+/// `sort_by_key` works out an order at every comparison; the figures are
+/// in `docs/tuning.md`).
 #[inline]
 pub(crate) fn sort_best_first<S: Copy>(moves: &mut [S], order: impl Fn(S) -> i32) {
     /// Lists up to this long are sorted on the stack.
@@ -434,8 +347,8 @@ pub(crate) fn sort_best_first<S: Copy>(moves: &mut [S], order: impl Fn(S) -> i32
         *key = below_top << 8 | i as u64;
     }
     keys.sort_unstable();
-    // Left uninitialised past the moves: filling 64 copies of a move cost
-    // Alexandria's quick bench 4% more instructions.
+    // Left uninitialised past the moves: filling 64 copies of a move at
+    // every call cost more than the sort.
     let mut given = [const { MaybeUninit::<S>::uninit() }; MOST];
     for (place, &step) in given.iter_mut().zip(moves.iter()) {
         place.write(step);

@@ -8,6 +8,122 @@
 //!
 //! The cursor stands just above the waste's top card, or at 0 when the
 //! waste is empty, so that equal talons have equal cursors.
+//!
+//! Draws change neither the tableau nor the foundations, and no tableau
+//! move reads the talon, so a winning line can put off every draw until
+//! just before the play of the card it turns up. An engine's move therefore
+//! plays any card that draws can bring to the waste's top: the top itself,
+//! any card later in the stock, or, with a redeal left, any card below the
+//! top (draw out the stock, redeal, draw to it). A card reachable in this
+//! pass is not offered through a redeal too: that reaches the same
+//! position with one redeal fewer, which can do nothing the other cannot.
+//! The move list spells out each `draw` and `redeal` ([`Talon::draws`]).
+
+use crate::board::Board;
+use crate::card::Card;
+use crate::notation::Move;
+
+/// Where a card is taken from in a game with a talon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum From {
+    Pile(u8),
+    /// The talon card at this place, drawn to the waste's top first if it
+    /// is not there.
+    Talon(u8),
+}
+
+/// The talon's cards, at most `N`: the board's waste bottom to top, then
+/// its stock in the order drawn.
+pub(super) struct Talon<const N: usize> {
+    cards: [Card; N],
+    len: u8,
+}
+
+impl<const N: usize> Talon<N> {
+    /// The board's talon, or `None` if it holds more than `N` cards.
+    pub(super) fn new(board: &Board) -> Option<Talon<N>> {
+        let waste = board.waste.as_deref().unwrap_or_default();
+        let stock = board.stock.as_deref().unwrap_or_default();
+        if waste.len() + stock.len() > N.min(128) {
+            return None;
+        }
+        let mut cards = [Card::from_index(0); N];
+        for (slot, &card) in cards.iter_mut().zip(waste.iter().chain(stock)) {
+            *slot = card;
+        }
+        let len = (waste.len() + stock.len()) as u8;
+        Some(Talon { cards, len })
+    }
+
+    /// How many places the talon has.
+    pub(super) fn len(&self) -> u8 {
+        self.len
+    }
+
+    /// The card at place `t`.
+    #[inline]
+    pub(super) fn card(&self, t: u8) -> Card {
+        self.cards[t as usize]
+    }
+
+    /// Every place holding its card, as at the start.
+    pub(super) fn full(&self) -> u128 {
+        match self.len {
+            128 => u128::MAX,
+            n => (1u128 << n) - 1,
+        }
+    }
+
+    /// The cards of `talon`'s places in `range`, in talon order.
+    pub(super) fn cards_in(&self, talon: u128, range: std::ops::Range<u8>) -> Vec<Card> {
+        (range.filter(|&t| talon & 1 << t != 0))
+            .map(|t| self.card(t))
+            .collect()
+    }
+
+    /// The board's stock and waste.
+    pub(super) fn stock_and_waste(&self, talon: u128, cursor: u8) -> (Vec<Card>, Vec<Card>) {
+        (
+            self.cards_in(talon, cursor..self.len),
+            self.cards_in(talon, 0..cursor),
+        )
+    }
+
+    /// The draws (and redeal) that bring the card at place `t` to the
+    /// waste's top, as the move list spells them.
+    pub(super) fn draws(&self, talon: u128, cursor: u8, t: u8, out: &mut Vec<Move>) {
+        let draw = |range: std::ops::Range<u8>| {
+            (range.filter(move |&t| talon & 1 << t != 0)).map(|t| Move::Draw(self.card(t)))
+        };
+        if t >= cursor {
+            out.extend(draw(cursor..t + 1));
+        } else if Some(t) != waste_top(talon, cursor) {
+            out.extend(draw(cursor..self.len));
+            out.push(Move::Redeal);
+            out.extend(draw(0..t + 1));
+        }
+    }
+}
+
+/// The talon and cursor once the card at place `t` is played, and whether
+/// reaching it took a redeal (it lay below the waste's top).
+#[inline]
+pub(super) fn take(talon: u128, cursor: u8, t: u8) -> (u128, u8, bool) {
+    let redeal = t < cursor && Some(t) != waste_top(talon, cursor);
+    let talon = talon & !(1 << t);
+    (talon, cursor_below(talon, t), redeal)
+}
+
+/// The places of a mask's set bits, lowest first.
+pub(super) fn places(mut mask: u128) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let t = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            t
+        })
+    })
+}
 
 /// The place of the waste's top card, if the waste has cards: the highest
 /// place below the cursor still holding one.

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::board::{Board, BoardError, Pile};
 use crate::card::Card;
+use crate::deal::Layout;
 use crate::game::{Ask, Game};
-use crate::games::Layout;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::all_in_a_row::AllInARowRules;
@@ -273,7 +273,7 @@ impl AllInARow {
 /// hold more cards hostage; [`AllInARow::moves`] adds twice the cards left
 /// of the card's rank, since a rank with cards to spare is safer to play
 /// than one about to run out (a rank with none left can never be crossed
-/// again: 6% fewer positions on won PySolFC deals 1..1000).
+/// again).
 fn pile_scores(ranks: &[[u8; DEPTH]; PILES]) -> [[u32; DEPTH + 1]; PILES] {
     std::array::from_fn(|pile| {
         std::array::from_fn(|h| {

@@ -1,0 +1,317 @@
+//! Alexandria's moves, best first, and what they leave out.
+//!
+//! # Why the pruning loses no win
+//!
+//! Every legal move is an engine move, but for these, left out:
+//! - all but one move when a free card's move home is safe (rule H; see
+//!   [`super::super::safe_home`] for the argument); free means a tableau
+//!   top or the waste's top, which goes home without a draw;
+//! - all but the first empty pile (rule S): the positions differ only in
+//!   the order of the piles, which the key ignores;
+//! - a King-led pile that is the whole pile (nothing under the King) to an
+//!   empty pile (rule E): it reaches the same position up to the order of
+//!   the piles.
+//!
+//! Runs need no pruning of their own to stay few: a run's cards have
+//! different ranks, so onto a given card at most one of its runs fits (the
+//! one headed by the card of the rank below, if its colour is right): a
+//! pile offers at most one move to each other pile, and splitting a run is
+//! never a choice among several points. A split that only rearranges runs
+//! is left out by the narrowed searches (see [`NARROWED`]), never by the
+//! full one.
+//!
+//! None of the three depends on the move that reached a position, so the
+//! table may merge positions freely: a full search that ends has seen
+//! every position reachable by the moves offered, and from each position
+//! these moves reach a win if any move does.
+
+use super::pile::other;
+use super::{Alexandria, FOUNDATIONS, HOME, NARROWED, PILES, State, Step, TALON};
+use crate::card::{Card, Rank};
+use crate::game::Ask;
+use crate::games::foundations::{Foundations, slot_rank};
+use crate::games::narrowed::Narrowed;
+use crate::games::safe_home::{Builds, SafeRule};
+use crate::games::talon;
+use crate::games::{NO_CARD, sort_best_first};
+
+/// Alexandria's safe rule (see [`super::super::safe_home`]): the cards that
+/// could be built on a card must all be home.
+const SAFE: SafeRule = SafeRule {
+    builds: Builds::AlternateColour,
+    two_deep: false,
+};
+
+/// The cards that can go home, a bit each by [`Card::index`]: the Aces
+/// while a foundation is empty, and the card above each foundation's top.
+/// One mask a position, where finding each card's foundation reads every
+/// one of them.
+pub(super) fn homeable(home: &Foundations<FOUNDATIONS>) -> u64 {
+    const ACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+    home.0.iter().fold(0, |mask, &s| match slot_rank(s) {
+        0 => mask | ACES,
+        13 => mask,
+        rank => mask | 1 << ((s >> 4) as u32 * 13 + rank as u32),
+    })
+}
+
+/// Whether `card` is in a mask of [`homeable`].
+const fn goes_home(mask: u64, card: Card) -> bool {
+    mask >> card.index() & 1 != 0
+}
+
+impl Alexandria {
+    /// Moves best first (see [`Alexandria::order`]): a safe move home
+    /// alone (rule H); only one empty pile (rule S); no whole King-led pile
+    /// to an empty one (rule E).
+    #[inline]
+    pub(super) fn offer(&self, state: &State, ask: Ask, out: &mut Vec<Step>) {
+        let waste_top = state.waste_top();
+        let narrowed = Narrowed::at(&NARROWED, ask);
+        let free = (0..PILES)
+            .filter(|&p| state.tops[p] != NO_CARD)
+            .map(|p| (p as u8, Card::from_index(state.tops[p] as usize)))
+            .chain(waste_top.map(|t| (TALON + t, self.talon.card(t))));
+        let homes = homeable(&state.home);
+        let onto = onto(state);
+        let kept = match narrowed {
+            Some(_) => self.kept(state, homes, &onto),
+            None => 0,
+        };
+        let mut greedy = None;
+        for (from, card) in free {
+            if goes_home(homes, card) && SAFE.safe(&state.home.lows(), card) {
+                out.push(Step {
+                    from,
+                    count: 1,
+                    to: HOME,
+                });
+                return;
+            }
+            let kept = from < TALON && kept >> card.index() & 1 != 0;
+            if narrowed.is_some_and(|n| n.greedy) && goes_home(homes, card) && !kept {
+                greedy = greedy.or(Some(from));
+            }
+        }
+        if let Some(from) = greedy {
+            out.push(Step {
+                from,
+                count: 1,
+                to: HOME,
+            });
+            return;
+        }
+        let start = out.len();
+        let empty = state.tops.iter().position(|&top| top == NO_CARD);
+        let tired = Narrowed::tired(narrowed, state.rearranged);
+        for p in 0..PILES {
+            let code = state.piles[p];
+            if code.is_empty() {
+                continue;
+            }
+            let top = Card::from_index(state.tops[p] as usize);
+            if goes_home(homes, top) {
+                out.push(Step {
+                    from: p as u8,
+                    count: 1,
+                    to: HOME,
+                });
+            }
+            let movable = code.movable();
+            let first = match tired {
+                true => movable,
+                false => 1,
+            };
+            for count in first..=movable {
+                let rank = top.rank().get() as usize + count as usize - 1;
+                if rank > 13 {
+                    break;
+                }
+                let colour = match count % 2 {
+                    1 => top.colour(),
+                    _ => other(top.colour()),
+                };
+                let mut targets = onto[rank + 1][other(colour) as usize];
+                while targets != 0 {
+                    let to = targets.trailing_zeros() as u8;
+                    targets &= targets - 1;
+                    out.push(Step {
+                        from: p as u8,
+                        count: count as u8,
+                        to,
+                    });
+                }
+            }
+            // A King-led run to an empty pile, unless it is the whole pile.
+            if let Some(to) = empty
+                && code.dealt_left() > 0
+                && self.base(p, code).is_some_and(|b| b.rank() == Rank::KING)
+            {
+                out.push(Step {
+                    from: p as u8,
+                    count: movable as u8,
+                    to: to as u8,
+                });
+            }
+        }
+        let stock = talon::stock(state.talon, state.cursor);
+        let reach = match waste_top {
+            Some(t) => stock | 1 << t,
+            None => stock,
+        };
+        // Narrowed, only the first few stock cards with a move are played.
+        let mut playable = 0;
+        for t in talon::places(reach) {
+            if t >= state.cursor && narrowed.is_some_and(|n| playable >= n.window) {
+                break;
+            }
+            let before = out.len();
+            let card = self.talon.card(t);
+            let from = TALON + t;
+            if goes_home(homes, card) {
+                out.push(Step {
+                    from,
+                    count: 1,
+                    to: HOME,
+                });
+            }
+            let mut targets = onto[card.rank().get() as usize + 1][other(card.colour()) as usize];
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                out.push(Step { from, count: 1, to });
+            }
+            if let Some(to) = empty
+                && card.rank() == Rank::KING
+            {
+                out.push(Step {
+                    from,
+                    count: 1,
+                    to: to as u8,
+                });
+            }
+            playable += (t >= state.cursor && out.len() > before) as u32;
+        }
+        if ask.ordered {
+            sort_best_first(&mut out[start..], |step| self.order(state, step, kept));
+        }
+    }
+
+    /// How early a move is tried, highest first: free cards home; the
+    /// waste's top to a pile; then moves that uncover a starting card, the
+    /// more face-down cards under it the earlier; cards drawn from the
+    /// stock, fewest draws first, home before a pile at the same count;
+    /// and last the moves that only rearrange runs. (With every stock card
+    /// home tried before any stock card to a pile, a line draws far down
+    /// the stock to send one card home, and leaves the cards it passed in
+    /// the waste.)
+    ///
+    /// The waste's top comes before the starting cards because a card left
+    /// there may be buried by the next draw for good, while a starting card
+    /// waits (the figures are in `docs/tuning.md`).
+    ///
+    /// Narrowed, a pile top kept for the stock (see [`Alexandria::kept`])
+    /// comes last both as a card to send home and as a place to move a
+    /// pile's cards onto, so that the stock card it is kept for goes there.
+    fn order(&self, state: &State, step: Step, kept: u64) -> i32 {
+        let draws = match step.pile() {
+            Some(_) => 0,
+            None => {
+                let t = step.from - TALON;
+                match t >= state.cursor {
+                    true => {
+                        let between =
+                            state.talon >> state.cursor & ((1u128 << (t - state.cursor)) - 1);
+                        between.count_ones() as i32 + 1
+                    }
+                    false => 0,
+                }
+            }
+        };
+        if step.to == HOME {
+            if let Some(p) = step.pile()
+                && kept >> state.tops[p] & 1 != 0
+            {
+                return 0;
+            }
+            return match draws {
+                0 => 1 << 20,
+                _ => (1 << 16) - 2 * draws + 1,
+            };
+        }
+        let onto_kept = state.tops[step.to as usize] != NO_CARD
+            && kept >> state.tops[step.to as usize] & 1 != 0;
+        match step.pile() {
+            Some(_) if onto_kept => 0,
+            Some(p) => {
+                let code = state.piles[p];
+                if step.count as u32 == code.movable() {
+                    let dealt = code.dealt_left();
+                    (3 << 16)
+                        + 64 * self.face_down(p, dealt.saturating_sub(1)) as i32
+                        + dealt as i32
+                } else {
+                    0
+                }
+            }
+            None if draws == 0 => 4 << 16,
+            None => (1 << 16) - 2 * draws,
+        }
+    }
+}
+
+/// The piles by their top card's rank and colour, a bit each: the piles a
+/// card of rank r and colour c goes on are `onto[r + 1][other c]`.
+pub(super) fn onto(state: &State) -> [[u16; 2]; 15] {
+    let mut onto = [[0u16; 2]; 15];
+    for (p, &top) in state.tops.iter().enumerate() {
+        if top != NO_CARD {
+            let card = Card::from_index(top as usize);
+            onto[card.rank().get() as usize][card.colour() as usize] |= 1 << p;
+        }
+    }
+    onto
+}
+
+/// How many of the stock's next cards a narrowed search keeps pile tops
+/// for (see [`Alexandria::kept`]).
+const KEPT_FOR: usize = 16;
+
+/// How many of the waste's top cards a narrowed search keeps pile tops
+/// for (see [`Alexandria::kept`]).
+const KEPT_FOR_WASTE: u32 = 8;
+
+impl Alexandria {
+    /// The pile tops a narrowed search keeps for the talon, a bit each by
+    /// [`Card::index`]: the only top on which one of the stock's next
+    /// [`KEPT_FOR`] cards, or of the waste's top [`KEPT_FOR_WASTE`], fits,
+    /// a card that cannot go home. Such a top is not sent home at once, as
+    /// `Narrowed::greedy` would, and a move home from it, or of a pile's
+    /// cards onto it, comes last (see
+    /// [`Alexandria::order`]): either would leave the stock card nowhere
+    /// to go but the waste, where with no redeal it may stay for good,
+    /// while a pile's cards that wait can move later, whenever a place
+    /// opens. (With `onto` as in [`Game::moves`]; a card that fits on one
+    /// top fits on no copy of it on another pile, so the bit names one
+    /// pile.)
+    ///
+    /// The beam (see `Alexandria::PLAN`) gains from looking well down the
+    /// stock, but not through all of it. Tops are kept for the waste's top
+    /// [`KEPT_FOR_WASTE`] cards as well, which come off it in turn: the
+    /// lines that die do so with the stock played out and the waste stuck
+    /// under a card that fits nowhere. The figures behind both counts are
+    /// in `docs/tuning.md`.
+    pub(super) fn kept(&self, state: &State, homes: u64, onto: &[[u16; 2]; 15]) -> u64 {
+        let stock = talon::stock(state.talon, state.cursor);
+        let waste = talon::waste_tops(state.talon, state.cursor, KEPT_FOR_WASTE);
+        let mut kept = 0;
+        for t in talon::places(waste).chain(talon::places(stock).take(KEPT_FOR)) {
+            let card = self.talon.card(t);
+            let piles = onto[card.rank().get() as usize + 1][other(card.colour()) as usize];
+            if !goes_home(homes, card) && piles.count_ones() == 1 {
+                kept |= 1 << state.tops[piles.trailing_zeros() as usize];
+            }
+        }
+        kept
+    }
+}
