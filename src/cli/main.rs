@@ -140,7 +140,9 @@ enum Command {
     /// The output is the moves played, valid input for `verify --moves`,
     /// and how the game ended for the player: won, or lost with no move
     /// left (a player never plays back to a position it has been in), or
-    /// given up after 2000 moves. Players: `random` (a random legal move,
+    /// given up after 100 moves in a row that put no card home and turned
+    /// up no card (or 2000 in all), or resigned (the sampler, seeing every
+    /// card, proves no line wins). Players: `random` (a random legal move,
     /// seeded by the deal and --seed), `greedy` (a card home, the lowest
     /// first; else the move that uncovers the most buried card; else a
     /// draw), `lookahead-N` (the move whose best line of at most N moves
@@ -148,8 +150,8 @@ enum Command {
     /// that turns up an unseen card), `sampler-K` (the move that wins the
     /// most of K random deals of the unseen cards, each solved within
     /// 20,000 positions; with no card unseen, the deal itself solved
-    /// exactly, so it wins whatever can be won). Ties go by the greedy
-    /// order.
+    /// within 10,000,000 positions, so it wins whatever the solver wins
+    /// there). Ties go by the greedy order.
     #[command(
         override_usage = "patience play [OPTIONS] <GAME> <DEAL|--pysol <N>|--file <PATH>> --player <PLAYER>"
     )]

@@ -34,7 +34,7 @@ pub fn play(
     let end = match played.end {
         End::Won => "won",
         End::NoMove => "lost",
-        End::GaveUp => "lost",
+        End::GaveUp | End::Resigned => "lost",
     };
     if json {
         let mut report = json!({
@@ -43,6 +43,7 @@ pub fn play(
             "seed": seed,
             "verdict": end,
             "gave_up": played.end == End::GaveUp,
+            "resigned": played.end == End::Resigned,
             "moves": played.moves.iter().map(Move::to_string).collect::<Vec<_>>(),
             "cards_home": played.cards_home,
             "positions": played.positions,
@@ -65,6 +66,10 @@ pub fn play(
         End::GaveUp => format!(
             "lost: gave up after {} moves, {} cards home",
             played.moves.len(),
+            played.cards_home
+        ),
+        End::Resigned => format!(
+            "lost: resigned, seeing every card, its search proves no line wins; {} cards home",
             played.cards_home
         ),
     };

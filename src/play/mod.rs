@@ -15,8 +15,10 @@
 //!
 //! Every player remembers the positions it has been in and never plays a
 //! move back to one (a person would not move a card to and fro for ever),
-//! so a game ends: `won`, or `lost` when the player has no move left, or
-//! gives up after [`MOST_MOVES`] moves.
+//! so a game ends: `won`, or `lost` when the player has no move left,
+//! gives up after [`STALL_MOVES`] moves in a row that put no card home and
+//! turned up no card (or [`MOST_MOVES`] in all), or, the sampler, resigns
+//! when it sees every card and its exact search proves no line wins.
 
 mod greedy;
 mod lookahead;
@@ -40,6 +42,10 @@ pub use view::View;
 
 /// A player gives up, lost, after this many moves.
 pub const MOST_MOVES: usize = 2000;
+/// A player gives up, lost, after this many moves in a row that neither
+/// put a card home nor turned up a card it had not seen: it is moving
+/// cards around to no end.
+pub const STALL_MOVES: usize = 100;
 
 /// Who plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,8 +95,12 @@ pub enum End {
     Won,
     /// No legal move was left, but back to a position already met.
     NoMove,
-    /// [`MOST_MOVES`] were played without a win.
+    /// [`STALL_MOVES`] in a row without progress, or [`MOST_MOVES`] in
+    /// all, were played without a win.
     GaveUp,
+    /// The sampler saw every card and its exact search proved that no
+    /// line wins from there.
+    Resigned,
 }
 
 /// A game played.
@@ -112,6 +122,53 @@ pub fn seed(deal: u64, seed: u64) -> u64 {
     rng.next_u64()
 }
 
+/// A player between its moves: who it is, its draws, and what it keeps
+/// from one choice to the next.
+struct Chooser {
+    player: Player,
+    rng: ChaCha8Rng,
+    sampler: sampler::Sampler,
+}
+
+impl Chooser {
+    fn new(player: Player, seed: u64) -> Chooser {
+        Chooser {
+            player,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            sampler: sampler::Sampler::default(),
+        }
+    }
+
+    /// The move among `fresh` (the moves of `board` the player may play,
+    /// of its `legal` moves), or none to resign, and the positions its
+    /// searches looked at. The sampler follows a winning line it found
+    /// first. It reads of `board` only what `view` shows, so a board whose
+    /// unseen cards lie elsewhere gets the same choice (a draw being one
+    /// choice, see [`view::choice`]).
+    fn choose(
+        &mut self,
+        game: GameKind,
+        board: &Board,
+        view: View,
+        legal: &[Move],
+        fresh: &[Move],
+    ) -> (Option<Move>, u64) {
+        if let Some(next) = self.sampler.follow(legal) {
+            return (Some(next), 0);
+        }
+        match self.player {
+            _ if fresh.len() <= 1 => (fresh.first().copied(), 0),
+            Player::Random => (Some(fresh[self.rng.random_range(..fresh.len())]), 0),
+            Player::Greedy => (greedy::pick(board, fresh), 0),
+            Player::Lookahead(depth) => lookahead::pick(game, board, view, depth, fresh),
+            Player::Sampler(samples) => {
+                let step = self.rng.next_u64();
+                (self.sampler).pick(game, board, view, samples, step, fresh)
+            }
+        }
+    }
+}
+
 /// Plays `board` as `player`, with `seed` (see [`seed`]).
 pub fn play(game: GameKind, board: &Board, player: Player, seed: u64) -> Played {
     let started = Instant::now();
@@ -119,35 +176,34 @@ pub fn play(game: GameKind, board: &Board, player: Player, seed: u64) -> Played 
     let mut board = board.clone();
     let mut view = View::default();
     let mut been = HashSet::from([board.clone()]);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut sampler = sampler::Sampler::default();
+    let mut chooser = Chooser::new(player, seed);
     let (mut moves, mut positions) = (Vec::new(), 0);
+    let mut progress = (rules.cards_home(&board), view.unseen(&board).len(), 0);
     let end = loop {
         if rules.is_won(&board) {
             break End::Won;
         }
-        if moves.len() >= MOST_MOVES {
+        let now = (rules.cards_home(&board), view.unseen(&board).len());
+        if now.0 > progress.0 || now.1 < progress.1 {
+            progress = (now.0, now.1, moves.len());
+        }
+        if moves.len() >= MOST_MOVES || moves.len() - progress.2 >= STALL_MOVES {
             break End::GaveUp;
         }
-        let fresh: Vec<Move> = (rules.legal_moves(&board).into_iter())
+        let legal = rules.legal_moves(&board);
+        let fresh: Vec<Move> = (legal.iter().copied())
             .filter(|mv| {
                 let mut next = board.clone();
                 rules.play(&mut next, mv).is_ok() && !been.contains(&next)
             })
             .collect();
-        let (chosen, looked) = match player {
-            _ if fresh.len() <= 1 => (fresh.first().copied(), 0),
-            Player::Random => (Some(fresh[rng.random_range(..fresh.len())]), 0),
-            Player::Greedy => (greedy::pick(&board, &fresh), 0),
-            Player::Lookahead(depth) => lookahead::pick(game, &board, view, depth, &fresh),
-            Player::Sampler(samples) => {
-                let step = rng.next_u64();
-                sampler.pick(game, &board, view, samples, step, &fresh)
-            }
-        };
+        let (chosen, looked) = chooser.choose(game, &board, view, &legal, &fresh);
         positions += looked;
         let Some(mv) = chosen else {
-            break End::NoMove;
+            break match fresh.is_empty() {
+                true => End::NoMove,
+                false => End::Resigned,
+            };
         };
         rules.play(&mut board, &mv).expect("a legal move plays");
         view = view.after(&mv);
@@ -250,5 +306,77 @@ mod tests {
             rules.play(&mut now, mv).unwrap();
             assert!(seen.insert(now.clone()), "back to a position at {mv}");
         }
+    }
+
+    /// The player never sees a hidden card: along random play from deals
+    /// of the three games that hide cards, each player chooses the same
+    /// move on the real position and on positions whose unseen cards are
+    /// dealt again (as [`View::sample`] deals them), with the same draws.
+    #[test]
+    fn a_choice_does_not_change_with_the_cards_unseen() {
+        let players = [
+            Player::Random,
+            Player::Greedy,
+            Player::Lookahead(3),
+            Player::Sampler(2),
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut compared = 0;
+        for game in [GameKind::Alexandria, GameKind::Lanes, GameKind::RowsOfFour] {
+            let rules = game.rules();
+            for deal in 1..=2 {
+                let mut board = game.deal(DealNumber::Numbered(deal)).unwrap();
+                let mut view = View::default();
+                for step in 0..60 {
+                    let moves = rules.legal_moves(&board);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    if step % 20 == 5 {
+                        for other in 0..2 {
+                            let hidden = view.sample(&board, &mut rng);
+                            if hidden == board {
+                                continue;
+                            }
+                            let theirs = rules.legal_moves(&hidden);
+                            for player in players {
+                                let seed = seed(deal, other);
+                                let pick = |board: &Board, moves: &[Move]| {
+                                    let chosen = Chooser::new(player, seed)
+                                        .choose(game, board, view, moves, moves)
+                                        .0;
+                                    chosen.map(|mv| view::choice(&mv))
+                                };
+                                assert_eq!(
+                                    pick(&board, &moves),
+                                    pick(&hidden, &theirs),
+                                    "{game} deal {deal}, {player}, after {step} moves:\n{}",
+                                    board.to_text()
+                                );
+                                compared += 1;
+                            }
+                        }
+                    }
+                    let mv = moves[rng.random_range(..moves.len())];
+                    rules.play(&mut board, &mv).unwrap();
+                    view = view.after(&mv);
+                }
+            }
+        }
+        assert!(compared >= 100, "{compared}");
+    }
+
+    /// The sampler solves its samples side by side, so it plays the same
+    /// game on one thread as on two.
+    #[test]
+    fn the_sampler_plays_alike_on_any_number_of_threads() {
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| played(GameKind::Lanes, 5, Player::Sampler(4)).1.moves)
+        };
+        assert_eq!(on(1), on(2));
     }
 }

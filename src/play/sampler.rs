@@ -28,18 +28,35 @@ const SAMPLE_MEMORY: usize = 16 << 20;
 pub const OPEN_NODES: u64 = 10_000_000;
 
 /// The sampling player's state between its choices: the winning line of
-/// a deal it saw whole, to follow.
+/// a deal it saw whole, to follow, and whether a search of the deal seen
+/// whole has already run out of positions (then it plays the greedy move
+/// rather than search again at every move).
 #[derive(Default)]
 pub struct Sampler {
     plan: Vec<Move>,
+    open_undecided: bool,
 }
 
 impl Sampler {
+    /// The next move of the winning line found, if it is among `legal`
+    /// (every legal move of the position: a line that wins ends, so it may
+    /// pass where the player has been); otherwise the line is dropped.
+    pub fn follow(&mut self, legal: &[Move]) -> Option<Move> {
+        match self.plan.first() {
+            Some(next) if legal.contains(next) => Some(self.plan.remove(0)),
+            _ => {
+                self.plan.clear();
+                None
+            }
+        }
+    }
+
     /// The move among `moves` (the legal moves of `board`), and the
     /// positions its searches expanded. `seed` makes the samples; the
     /// samples are solved side by side, each on one thread, so the choice
     /// is the same on any number of threads. Ties go by the greedy order;
-    /// with no sample won, the greedy move.
+    /// with no sample won, the greedy move. With no card unseen, none when
+    /// the exact search proves the position lost: the player resigns.
     pub fn pick(
         &mut self,
         game: GameKind,
@@ -49,13 +66,9 @@ impl Sampler {
         seed: u64,
         moves: &[Move],
     ) -> (Option<Move>, u64) {
-        if let Some(&next) = self.plan.first()
-            && moves.contains(&next)
-        {
-            self.plan.remove(0);
-            return (Some(next), 0);
+        if view.unseen(board).is_empty() && self.open_undecided {
+            return (greedy::pick(board, moves), 0);
         }
-        self.plan.clear();
         if view.unseen(board).is_empty() {
             let limits = Limits {
                 max_nodes: Some(OPEN_NODES),
@@ -63,12 +76,14 @@ impl Sampler {
             };
             let report = game.solve(board, &limits);
             let nodes = report.as_ref().map_or(0, |r| r.nodes);
-            if let Ok(report) = report
-                && report.verdict == Verdict::Won
-            {
-                self.plan = report.moves;
-                let first = self.plan.remove(0);
-                return (Some(first), nodes);
+            match report.map(|r| (r.verdict, r.moves)) {
+                Ok((Verdict::Won, moves)) => {
+                    self.plan = moves;
+                    let first = self.plan.remove(0);
+                    return (Some(first), nodes);
+                }
+                Ok((Verdict::Lost, _)) => return (None, nodes),
+                _ => self.open_undecided = true,
             }
             return (greedy::pick(board, moves), nodes);
         }

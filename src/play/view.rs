@@ -41,9 +41,12 @@ impl View {
 
     /// A deal the player cannot tell from `board`: its unseen cards dealt
     /// again at random to the places of unseen cards. The seen cards stay
-    /// where they are.
+    /// where they are. The cards are sorted before they are shuffled, so
+    /// that the sample depends on which cards are unseen, never on where
+    /// they lie.
     pub fn sample(self, board: &Board, rng: &mut ChaCha8Rng) -> Board {
         let mut cards = self.unseen(board);
+        cards.sort_unstable();
         cards.shuffle(rng);
         let mut cards = cards.into_iter();
         let mut sample = board.clone();
