@@ -115,6 +115,16 @@ pub enum BatchError {
 }
 
 impl Batch {
+    /// The `game` column of the batch's rows: the game's, or its player's
+    /// (see [`Playing::column`]).
+    pub fn column(&self) -> String {
+        let game = game_column(self.game, self.pysol);
+        match self.player {
+            Some(playing) => playing.column(&game),
+            None => game,
+        }
+    }
+
     /// Solves every deal, handing each row to `on_row` on the calling
     /// thread as it finishes. Deals cut short by the `cancel` flag give no
     /// row: rerun them later. Every win is confirmed by the reference rules
@@ -255,7 +265,7 @@ impl Batch {
 
     /// Plays every deal as `playing` says, a deal a thread at a time.
     fn play_all(&self, playing: Playing, tx: mpsc::Sender<News>) -> Finished {
-        let column = playing.column(&game_column(self.game, self.pysol));
+        let column = self.column();
         let next = AtomicU64::new(0);
         rayon::broadcast(|_| {
             while let Some(deal) = self.deals.at(next.fetch_add(1, Ordering::Relaxed)) {

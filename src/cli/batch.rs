@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Result, anyhow};
 use serde_json::json;
 
-use patience::batch::{self, Batch, Deals, OutFile, OutFileError, Resume};
+use patience::batch::{Batch, Deals, OutFile, OutFileError, Resume};
 use patience::row::Row;
 use patience::search::Verdict;
 use patience::stats::{self, Summary, Times};
@@ -37,7 +37,7 @@ pub fn run_batch(
     resume: Resume,
     output: &Output,
 ) -> Result<ExitCode> {
-    let column = batch::game_column(batch.game, batch.pysol);
+    let column = batch.column();
     let range = batch.deals.range().clone();
     let opened = OutFile::open(out, &column, &range, resume).map_err(|e| match e {
         OutFileError::Io { .. } => anyhow!(e),

@@ -149,7 +149,7 @@ enum Command {
     /// it can see through gets the most cards home; a line stops at a move
     /// that turns up an unseen card), `sampler-K` (the move that wins the
     /// most of K random deals of the unseen cards, each solved within
-    /// 20,000 positions; with no card unseen, the deal itself solved
+    /// 20,000 positions; `sampler` is sampler-10; with no card unseen, the deal itself solved
     /// within 10,000,000 positions, so it wins whatever the solver wins
     /// there). Ties go by the greedy order.
     #[command(
@@ -159,7 +159,7 @@ enum Command {
         game: GameKind,
         #[command(flatten)]
         source: Source,
-        /// Who plays: random, greedy, lookahead-N or sampler-K.
+        /// Who plays: random, greedy, lookahead-N, sampler or sampler-K.
         #[arg(long, value_name = "PLAYER")]
         player: Player,
         /// The seed of the player's choices, mixed with the deal's number.

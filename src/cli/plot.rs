@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 use plotters::prelude::*;
 
-use patience::stats::{Times, Verdicts, convergence};
+use patience::stats::{Interval, Times, Verdicts, convergence};
 
 /// Points of a convergence curve: enough to look smooth at any size.
 const POINTS: usize = 400;
@@ -22,12 +22,23 @@ pub struct Game<'a> {
     pub times: &'a Times,
 }
 
-/// Draws the games, a row each, into an SVG file at `path`.
+/// Draws the games, a row each, into an SVG file at `path`; with more
+/// than one game (or player) in the files, a first row sets their win
+/// rates side by side.
 pub fn plot(path: &Path, games: &[Game]) -> Result<()> {
-    let size = (ROW.0, ROW.1 * games.len().max(1) as u32);
-    let root = SVGBackend::new(path, size).into_drawing_area();
+    let compared = games.len() >= 2;
+    let rows = games.len().max(1) + usize::from(compared);
+    let root = SVGBackend::new(path, (ROW.0, ROW.1 * rows as u32)).into_drawing_area();
     let failed = |e: &dyn std::fmt::Display| anyhow!("drawing {}: {e}", path.display());
     root.fill(&WHITE).map_err(|e| failed(&e))?;
+    let root = match compared {
+        true => {
+            let (top, rest) = root.split_vertically(ROW.1);
+            win_rates(&top, games).map_err(|e| failed(&e))?;
+            rest
+        }
+        false => root,
+    };
     let rows = root.split_evenly((games.len().max(1), 2));
     for (game, panes) in games.iter().zip(rows.chunks(2)) {
         win_rate(&panes[0], game).map_err(|e| failed(&e))?;
@@ -38,6 +49,50 @@ pub fn plot(path: &Path, games: &[Game]) -> Result<()> {
 
 type Pane<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 type Drawn = Result<(), DrawingAreaErrorKind<std::io::Error>>;
+
+/// Each game's (or player's) win rate of decided deals with its 95%
+/// Wilson interval, a row each, the lowest rate at the bottom: the chart
+/// that compares players.
+fn win_rates(pane: &Pane, games: &[Game]) -> Drawn {
+    let mut rates: Vec<(&str, Interval)> = (games.iter())
+        .filter_map(|game| Some((game.name, game.verdicts.summary(game.name).win_rate()?)))
+        .collect();
+    rates.sort_by(|a, b| a.1.rate.total_cmp(&b.1.rate));
+    let high = rates.iter().map(|(_, i)| i.high).fold(0.01, f64::max);
+    let names: Vec<String> = rates.iter().map(|(name, _)| name.to_string()).collect();
+    let mut chart = ChartBuilder::on(pane)
+        .caption(
+            "win rate of decided deals, with its 95% Wilson interval",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(260)
+        .build_cartesian_2d(0.0..high * 1.05, -0.5..rates.len() as f64 - 0.5)?;
+    chart
+        .configure_mesh()
+        .x_desc("win rate")
+        .x_label_formatter(&|rate| format!("{:.1}%", 100.0 * rate))
+        .y_labels(rates.len().max(1) * 2 + 1)
+        .y_label_formatter(&|y| {
+            let row = y.round();
+            match (row - y).abs() < 1e-6 && row >= 0.0 {
+                true => names.get(row as usize).cloned().unwrap_or_default(),
+                false => String::new(),
+            }
+        })
+        .disable_y_mesh()
+        .draw()?;
+    chart.draw_series(rates.iter().enumerate().map(|(row, (_, i))| {
+        let y = row as f64;
+        ErrorBar::new_horizontal(y, i.low, i.rate, i.high, BLUE.filled(), 10)
+    }))?;
+    chart.draw_series(
+        (rates.iter().enumerate())
+            .map(|(row, (_, i))| Circle::new((i.rate, row as f64), 4, BLUE.filled())),
+    )?;
+    Ok(())
+}
 
 /// The win rate of the decided deals and its 95% Wilson interval, against
 /// the last deal counted.

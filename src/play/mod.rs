@@ -40,6 +40,9 @@ use crate::notation::Move;
 pub use sampler::{OPEN_NODES, SAMPLE_NODES};
 pub use view::View;
 
+/// The sampler's samples a choice when its name gives none (`sampler`).
+pub const DEFAULT_SAMPLES: u32 = 10;
+
 /// A player gives up, lost, after this many moves.
 pub const MOST_MOVES: usize = 2000;
 /// A player gives up, lost, after this many moves in a row that neither
@@ -67,12 +70,13 @@ impl FromStr for Player {
             _ => Err(format!("'{n}' in '{text}' is not a whole number from 1")),
         };
         match text.split_once('-') {
+            None if text == "sampler" => Ok(Player::Sampler(DEFAULT_SAMPLES)),
             None if text == "random" => Ok(Player::Random),
             None if text == "greedy" => Ok(Player::Greedy),
             Some(("lookahead", n)) => number(n).map(Player::Lookahead),
             Some(("sampler", n)) => number(n).map(Player::Sampler),
             _ => Err(format!(
-                "'{text}' is not a player: random, greedy, lookahead-N or sampler-K"
+                "'{text}' is not a player: random, greedy, lookahead-N, sampler or sampler-K"
             )),
         }
     }
@@ -159,7 +163,7 @@ impl Chooser {
         match self.player {
             _ if fresh.len() <= 1 => (fresh.first().copied(), 0),
             Player::Random => (Some(fresh[self.rng.random_range(..fresh.len())]), 0),
-            Player::Greedy => (greedy::pick(board, fresh), 0),
+            Player::Greedy => (greedy::pick(game.rules(), board, fresh), 0),
             Player::Lookahead(depth) => lookahead::pick(game, board, view, depth, fresh),
             Player::Sampler(samples) => {
                 let step = self.rng.next_u64();
@@ -236,6 +240,10 @@ mod tests {
         for name in ["random", "greedy", "lookahead-8", "sampler-20"] {
             assert_eq!(name.parse::<Player>().unwrap().to_string(), name);
         }
+        assert_eq!(
+            "sampler".parse::<Player>(),
+            Ok(Player::Sampler(DEFAULT_SAMPLES))
+        );
         for bad in ["lookahead", "lookahead-0", "sampler-x", "clever"] {
             assert!(bad.parse::<Player>().is_err(), "{bad}");
         }

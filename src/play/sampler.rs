@@ -67,7 +67,7 @@ impl Sampler {
         moves: &[Move],
     ) -> (Option<Move>, u64) {
         if view.unseen(board).is_empty() && self.open_undecided {
-            return (greedy::pick(board, moves), 0);
+            return (greedy::pick(game.rules(), board, moves), 0);
         }
         if view.unseen(board).is_empty() {
             let limits = Limits {
@@ -85,7 +85,7 @@ impl Sampler {
                 Ok((Verdict::Lost, _)) => return (None, nodes),
                 _ => self.open_undecided = true,
             }
-            return (greedy::pick(board, moves), nodes);
+            return (greedy::pick(game.rules(), board, moves), nodes);
         }
         let limits = Limits {
             max_nodes: Some(SAMPLE_NODES),
@@ -115,8 +115,12 @@ impl Sampler {
                 .filter(|(won, _)| *won == Some(choice(mv)))
                 .count()
         };
-        let best = (moves.iter().copied())
-            .min_by_key(|mv| (std::cmp::Reverse(wins(mv)), greedy::order(board, mv)));
+        let best = (moves.iter().copied()).min_by_key(|mv| {
+            (
+                std::cmp::Reverse(wins(mv)),
+                greedy::order(game.rules(), board, mv),
+            )
+        });
         (best, nodes)
     }
 }
