@@ -28,7 +28,7 @@ use patience::games::lanes::Lanes;
 use patience::games::raglan::Raglan;
 use patience::games::rows_of_four::RowsOfFour;
 use patience::notation::{Move, Place};
-use patience::reference::{Replay, Rules, plain_search, plain_search_by, replay};
+use patience::reference::{Replay, Rules, in_pile_order, plain_search, plain_search_by, replay};
 use patience::search::{DEFAULT_MEMORY, Limits, Planned, Report, Tables, Verdict, solve};
 use proptest::prelude::*;
 use proptest::sample::{Index, subsequence};
@@ -835,19 +835,10 @@ fn late_alexandrias() -> impl Strategy<Value = Board> {
 }
 
 /// [`plain_search`] with Alexandria's reference rules, meeting once the
-/// positions that differ only in the order of their piles and
-/// foundations: no rule reads a pile's place (nor a foundation's, but to
-/// print it), and with thirteen piles a plain search spends nearly all its
-/// positions moving Kings from one empty pile to another.
+/// positions alike up to the order of their piles (see `in_pile_order`).
 fn alexandria_plain_search(board: &Board) -> Option<bool> {
     let rules = GameKind::Alexandria.rules();
-    plain_search_by(rules, board, LATE_SEARCH_CAP, |board| {
-        let mut same = board.clone();
-        same.piles
-            .sort_by(|a, b| (&a.down, &a.up).cmp(&(&b.down, &b.up)));
-        same.foundations.sort();
-        same
-    })
+    plain_search_by(rules, board, LATE_SEARCH_CAP, in_pile_order)
 }
 
 /// The small positions are neither nearly all won nor nearly all lost, so

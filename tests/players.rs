@@ -138,18 +138,7 @@ fn the_plot_compares_players() {
         })
         .collect();
     fs::write(&csv, format!("{CSV_HEADER}\n{rows}")).unwrap();
-    patience()
-        .args(["stats", "--plot"])
-        .arg(&svg)
-        .arg(&csv)
-        .assert()
-        .success();
-    let text = read(&svg);
-    let document = roxmltree::Document::parse(&text).expect("the plot is well-formed XML");
-    let texts: Vec<String> = (document.descendants())
-        .filter(|n| n.has_tag_name("text"))
-        .map(|n| n.text().unwrap_or_default().trim().to_string())
-        .collect();
+    let texts = plot_texts(&csv, &svg);
     for caption in [
         "win rate of decided deals, with its 95% Wilson interval",
         "greedy:lanes",

@@ -27,13 +27,18 @@ pub struct Game<'a> {
 /// rates side by side.
 pub fn plot(path: &Path, games: &[Game]) -> Result<()> {
     let compared = games.len() >= 2;
-    let rows = games.len().max(1) + usize::from(compared);
-    let root = SVGBackend::new(path, (ROW.0, ROW.1 * rows as u32)).into_drawing_area();
+    // The comparison's height: room for each name, at least a row's.
+    let top = match compared {
+        true => ROW.1.max(100 + 32 * games.len() as u32),
+        false => 0,
+    };
+    let height = top + ROW.1 * games.len().max(1) as u32;
+    let root = SVGBackend::new(path, (ROW.0, height)).into_drawing_area();
     let failed = |e: &dyn std::fmt::Display| anyhow!("drawing {}: {e}", path.display());
     root.fill(&WHITE).map_err(|e| failed(&e))?;
     let root = match compared {
         true => {
-            let (top, rest) = root.split_vertically(ROW.1);
+            let (top, rest) = root.split_vertically(top);
             win_rates(&top, games).map_err(|e| failed(&e))?;
             rest
         }

@@ -128,3 +128,21 @@ pub fn pysol_batch(range: &str, out: &Path) -> Command {
     .arg(out);
     cmd
 }
+
+/// Draws `csv` with `stats --plot` into `svg` and returns the texts of the
+/// picture, which must be well-formed SVG.
+pub fn plot_texts(csv: &Path, svg: &Path) -> Vec<String> {
+    patience()
+        .args(["stats", "--plot"])
+        .arg(svg)
+        .arg(csv)
+        .assert()
+        .success();
+    let text = read(svg);
+    let document = roxmltree::Document::parse(&text).expect("the plot is well-formed XML");
+    assert_eq!(document.root_element().tag_name().name(), "svg");
+    (document.descendants())
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| n.text().unwrap_or_default().trim().to_string())
+        .collect()
+}

@@ -371,19 +371,12 @@ fn late_position(n: u64, lowest: u8) -> Board {
     board
 }
 
-/// [`crate::reference::plain_search`] with the reference rules, but meeting positions
-/// that differ only in the order of their piles and foundations once:
-/// no rule reads a pile's place (nor a foundation's, but to print it),
-/// and with thirteen piles, plain search spends nearly all its
-/// positions moving Kings from one empty pile to another.
+/// [`crate::reference::plain_search`] with the reference rules, meeting
+/// once the positions alike up to the order of their piles (see
+/// [`crate::reference::in_pile_order`]).
 fn plain_search_up_to_pile_order(board: &Board, max_positions: usize) -> Option<bool> {
-    crate::reference::plain_search_by(&AlexandriaRules, board, max_positions, |board| {
-        let mut same = board.clone();
-        same.piles
-            .sort_by(|a, b| (&a.down, &a.up).cmp(&(&b.down, &b.up)));
-        same.foundations.sort();
-        same
-    })
+    use crate::reference::{in_pile_order, plain_search_by};
+    plain_search_by(&AlexandriaRules, board, max_positions, in_pile_order)
 }
 
 /// Late positions of numbered deals: the engine's verdict (with its
