@@ -943,6 +943,33 @@ mod stopped_batches {
         }
     }
 
+    /// A player's game stops at Ctrl-C as a search does: the sampler
+    /// takes minutes over an Alexandria deal, and the batch still stops
+    /// within seconds, with no row for the game it left.
+    #[test]
+    fn ctrl_c_stops_a_players_long_game() {
+        let dir = TempDir::new().unwrap();
+        let out = dir.path().join("batch.csv");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_patience"))
+            .args([
+                "batch",
+                "alexandria",
+                "--player",
+                "sampler",
+                "--deals",
+                "1..3",
+            ])
+            .args(["--threads", "1", "--out"])
+            .arg(&out)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("patience starts");
+        sleep(Duration::from_millis(1500));
+        ctrl_c(child);
+        assert_eq!(read_batch(&out), []);
+    }
+
     #[test]
     fn kill_9_then_resume_counts_each_deal_once() {
         let dir = TempDir::new().unwrap();

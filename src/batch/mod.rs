@@ -276,12 +276,13 @@ impl Batch {
                     continue;
                 };
                 let board = self.board(n);
-                let played = play::play(
-                    self.game,
-                    &board,
-                    playing.player,
-                    play::seed(n, playing.seed),
-                );
+                let seed = play::seed(n, playing.seed);
+                let stop = || self.cancelled();
+                let Some(played) =
+                    play::play_unless(self.game, &board, playing.player, seed, &stop)
+                else {
+                    return;
+                };
                 let row = Row {
                     game: column.clone(),
                     deal: n,

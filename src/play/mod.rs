@@ -175,6 +175,19 @@ impl Chooser {
 
 /// Plays `board` as `player`, with `seed` (see [`seed`]).
 pub fn play(game: GameKind, board: &Board, player: Player, seed: u64) -> Played {
+    play_unless(game, board, player, seed, &|| false).expect("a game never stopped ends")
+}
+
+/// [`play`], but none if `stop` says so before a move: a batch stopped by
+/// Ctrl-C leaves a long game (the sampler's take minutes) unfinished and
+/// writes no row for it, as for a deal whose search it stops.
+pub fn play_unless(
+    game: GameKind,
+    board: &Board,
+    player: Player,
+    seed: u64,
+    stop: &dyn Fn() -> bool,
+) -> Option<Played> {
     let started = Instant::now();
     let rules = game.rules();
     let mut board = board.clone();
@@ -193,6 +206,9 @@ pub fn play(game: GameKind, board: &Board, player: Player, seed: u64) -> Played 
         }
         if moves.len() >= MOST_MOVES || moves.len() - progress.2 >= STALL_MOVES {
             break End::GaveUp;
+        }
+        if stop() {
+            return None;
         }
         let legal = rules.legal_moves(&board);
         let fresh: Vec<Move> = (legal.iter().copied())
@@ -214,13 +230,13 @@ pub fn play(game: GameKind, board: &Board, player: Player, seed: u64) -> Played 
         been.insert(board.clone());
         moves.push(mv);
     };
-    Played {
+    Some(Played {
         end,
         moves,
         cards_home: rules.cards_home(&board) as u32,
         positions,
         elapsed: started.elapsed(),
-    }
+    })
 }
 
 #[cfg(test)]
