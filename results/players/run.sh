@@ -19,8 +19,8 @@ run() { # game player deals
 if [ "$part" = aiar ] || [ "$part" = all ]; then
     # All in a Row: the win rate against how far ahead the player plans.
     for p in random greedy lookahead-1 lookahead-2 lookahead-4 lookahead-8 \
-        lookahead-12 lookahead-16 lookahead-20 lookahead-24 lookahead-32 \
-        lookahead-40; do
+        lookahead-12 lookahead-16 lookahead-20 lookahead-24 lookahead-28 \
+        lookahead-32 lookahead-40; do
         run all-in-a-row "$p" 1..10000
     done
 fi
@@ -39,11 +39,11 @@ if [ "$part" = samplers ] || [ "$part" = all ]; then
     # deal itself; elsewhere it is slow, so fewer deals.
     run all-in-a-row sampler 1..1000
     run raglan sampler 1..1000
-    for g in lanes rows-of-four alexandria; do
-        run "$g" sampler 1..200
-    done
-    # What K buys, on Lanes.
+    run lanes sampler 1..200
+    run rows-of-four sampler 1..100
+    # What K buys, on Lanes (sampler is sampler-10).
     for k in 1 3 30; do
-        run lanes "sampler-$k" 1..200
+        run lanes "sampler-$k" 1..50
     done
+    run alexandria sampler 1..10
 fi

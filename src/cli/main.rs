@@ -287,7 +287,9 @@ enum Command {
         deals: Option<std::ops::RangeInclusive<u64>>,
         /// Draw, per game, the win rate and its 95% interval as deals
         /// accumulate in deal order, and the solve times by verdict, into
-        /// an SVG file.
+        /// an SVG file (SVG only: a bitmap would need a font library);
+        /// with several games or players, first their win rates side by
+        /// side.
         #[arg(long, value_name = "OUT.svg")]
         plot: Option<PathBuf>,
     },
