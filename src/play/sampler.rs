@@ -38,6 +38,31 @@ pub struct Sampler {
 }
 
 impl Sampler {
+    /// [`Sampler::pick`] with no card unseen: the deal itself solved, its
+    /// winning line followed, the position resigned when proven lost, and
+    /// the greedy move once a search of it has run out of positions.
+    fn pick_open(&mut self, game: GameKind, board: &Board, moves: &[Move]) -> (Option<Move>, u64) {
+        if self.open_undecided {
+            return (greedy::pick(game.rules(), board, moves), 0);
+        }
+        let limits = Limits {
+            max_nodes: Some(OPEN_NODES),
+            ..Limits::default()
+        };
+        let report = game.solve(board, &limits);
+        let nodes = report.as_ref().map_or(0, |r| r.nodes);
+        match report.map(|r| (r.verdict, r.moves)) {
+            Ok((Verdict::Won, line)) => {
+                self.plan = line;
+                let first = self.plan.remove(0);
+                return (Some(first), nodes);
+            }
+            Ok((Verdict::Lost, _)) => return (None, nodes),
+            _ => self.open_undecided = true,
+        }
+        (greedy::pick(game.rules(), board, moves), nodes)
+    }
+
     /// The next move of the winning line found, if it is among `legal`
     /// (every legal move of the position: a line that wins ends, so it may
     /// pass where the player has been); otherwise the line is dropped.
@@ -66,26 +91,8 @@ impl Sampler {
         seed: u64,
         moves: &[Move],
     ) -> (Option<Move>, u64) {
-        if view.unseen(board).is_empty() && self.open_undecided {
-            return (greedy::pick(game.rules(), board, moves), 0);
-        }
         if view.unseen(board).is_empty() {
-            let limits = Limits {
-                max_nodes: Some(OPEN_NODES),
-                ..Limits::default()
-            };
-            let report = game.solve(board, &limits);
-            let nodes = report.as_ref().map_or(0, |r| r.nodes);
-            match report.map(|r| (r.verdict, r.moves)) {
-                Ok((Verdict::Won, moves)) => {
-                    self.plan = moves;
-                    let first = self.plan.remove(0);
-                    return (Some(first), nodes);
-                }
-                Ok((Verdict::Lost, _)) => return (None, nodes),
-                _ => self.open_undecided = true,
-            }
-            return (greedy::pick(game.rules(), board, moves), nodes);
+            return self.pick_open(game, board, moves);
         }
         let limits = Limits {
             max_nodes: Some(SAMPLE_NODES),
