@@ -37,7 +37,7 @@ pub fn pick(
     let unseen = view.unseen(board).len();
     let mut best: Option<(u32, Move)> = None;
     let mut sorted = moves.to_vec();
-    sorted.sort_by_key(|mv| greedy::order(rules, board, mv));
+    sorted.sort_by_cached_key(|mv| greedy::order(rules, board, mv));
     for mv in sorted {
         let mut next = board.clone();
         rules.play(&mut next, &mv).expect("a legal move plays");
