@@ -17,9 +17,12 @@
 //! (see [`super::safe_home`]; for the waste it holds only for its top,
 //! which goes home without a draw), and all but one empty pile and a lone
 //! card to an empty pile (the same positions up to the order of the
-//! piles, which the key ignores). Raglan's rule J (the card just moved
+//! piles, which the key ignores). Positions [`dead_end`]'s relaxed game
+//! cannot win are not searched below. Raglan's rule J (the card just moved
 //! stays where it is for a move) saved too few positions here to carry an
 //! argument that leans on the table (`docs/tuning.md`).
+
+mod dead_end;
 
 use super::NO_CARD;
 use super::alternating::{self, BASES, PileCode, StartPiles};
@@ -38,7 +41,8 @@ use crate::search::{Plan, Planned};
 
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
-pub const PRUNING: &str = "all but a safe move home, and all but one empty pile";
+pub const PRUNING: &str = "all but a safe move home, all but one empty pile, and positions \
+    from which even a game that never loses a place to build or a card it reached cannot win";
 
 pub const LAYOUT: Layout = Layout {
     decks: 1,
@@ -212,6 +216,11 @@ impl Game for Lanes {
 
     fn is_won(&self, state: &State) -> bool {
         state.home.iter().all(|&r| r == 13)
+    }
+
+    /// See [`dead_end`].
+    fn is_dead_end(&self, state: &State) -> bool {
+        dead_end::cannot_win(self, state)
     }
 
     fn cards_home(&self, state: &State) -> u32 {
