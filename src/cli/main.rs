@@ -149,7 +149,8 @@ enum Command {
     /// it can see through gets the most cards home; a line stops at a move
     /// that turns up an unseen card), `sampler-K` (the move that wins the
     /// most of K random deals of the unseen cards, each solved within
-    /// 20,000 positions; `sampler` is sampler-10; with no card unseen, the deal itself solved
+    /// 20,000 positions, the last four fifths only if one of the first
+    /// fifth is won; `sampler` is sampler-10; with no card unseen, the deal itself solved
     /// within 10,000,000 positions, so it wins whatever the solver wins
     /// there). Ties go by the greedy order.
     #[command(

@@ -2,7 +2,9 @@
 //! Tadepalli, ICAPS 2009): at each choice it deals the cards it has not
 //! seen at random, `K` times, in ways it cannot tell from the real deal,
 //! solves each sample with the exact engine within a small node budget,
-//! and plays the first move of the most sample wins. With no card unseen
+//! and plays the first move of the most sample wins; it solves the rest
+//! of the K only where one of the first few is won (see [`probes`]).
+//! With no card unseen
 //! (All in a Row, Raglan, or once a stock has been passed through) the one
 //! sample is the deal itself, solved within a far larger budget: the
 //! player then plays a win whenever the search finds one there (every
@@ -35,6 +37,16 @@ pub const OPEN_NODES: u64 = 10_000_000;
 pub struct Sampler {
     plan: Vec<Move>,
     open_undecided: bool,
+}
+
+/// The samples a choice solves first: a fifth of `samples`, rounded up.
+/// Only if one of them is won are the others solved; else the choice is
+/// the greedy move. Late in a game going badly no sample wins within the
+/// budget, choice after choice, and solving them all there took most of
+/// Alexandria's time; a win among the first few says the rest are worth
+/// solving.
+pub fn probes(samples: u32) -> u32 {
+    samples.div_ceil(5)
 }
 
 impl Sampler {
@@ -80,7 +92,9 @@ impl Sampler {
     /// positions its searches expanded. `seed` makes the samples; the
     /// samples are solved side by side, each on one thread, so the choice
     /// is the same on any number of threads. Ties go by the greedy order;
-    /// with no sample won, the greedy move. With no card unseen, none when
+    /// with no sample won, the greedy move. The first [`probes`] samples
+    /// are solved first, and the rest only if one of those is won. With no
+    /// card unseen, none when
     /// the exact search proves the position lost: the player resigns.
     pub fn pick(
         &mut self,
@@ -94,27 +108,12 @@ impl Sampler {
         if view.unseen(board).is_empty() {
             return self.pick_open(game, board, moves);
         }
-        let limits = Limits {
-            max_nodes: Some(SAMPLE_NODES),
-            memory: SAMPLE_MEMORY,
-            ..Limits::default()
-        };
-        let solved: Vec<(Option<Move>, u64)> = (0..samples.max(1))
-            .into_par_iter()
-            .map(|i| {
-                let mut rng = ChaCha8Rng::seed_from_u64(
-                    seed ^ u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                );
-                let sample = view.sample(board, &mut rng);
-                match game.solve(&sample, &limits) {
-                    Ok(report) if report.verdict == Verdict::Won => {
-                        (report.moves.first().map(choice), report.nodes)
-                    }
-                    Ok(report) => (None, report.nodes),
-                    Err(_) => (None, 0),
-                }
-            })
-            .collect();
+        let samples = samples.max(1);
+        let first = probes(samples);
+        let mut solved = solve_samples(game, board, view, seed, 0..first);
+        if solved.iter().any(|(won, _)| won.is_some()) {
+            solved.extend(solve_samples(game, board, view, seed, first..samples));
+        }
         let nodes = solved.iter().map(|(_, n)| n).sum();
         let wins = |mv: &Move| {
             solved
@@ -130,4 +129,38 @@ impl Sampler {
         });
         (best, nodes)
     }
+}
+
+/// Samples `range` of a choice, each solved within [`SAMPLE_NODES`]: the
+/// first move of each won sample's line (as a choice, see [`choice`]),
+/// and the positions each search expanded. Sample `i` is dealt from
+/// `seed` and `i` alone, so it is the same whichever samples are solved
+/// with it, and on any thread.
+fn solve_samples(
+    game: GameKind,
+    board: &Board,
+    view: View,
+    seed: u64,
+    range: std::ops::Range<u32>,
+) -> Vec<(Option<Move>, u64)> {
+    let limits = Limits {
+        max_nodes: Some(SAMPLE_NODES),
+        memory: SAMPLE_MEMORY,
+        ..Limits::default()
+    };
+    range
+        .into_par_iter()
+        .map(|i| {
+            let mut rng =
+                ChaCha8Rng::seed_from_u64(seed ^ u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let sample = view.sample(board, &mut rng);
+            match game.solve(&sample, &limits) {
+                Ok(report) if report.verdict == Verdict::Won => {
+                    (report.moves.first().map(choice), report.nodes)
+                }
+                Ok(report) => (None, report.nodes),
+                Err(_) => (None, 0),
+            }
+        })
+        .collect()
 }
