@@ -28,17 +28,31 @@
 //! the waste can no longer be dealt off and every pile is stuck.
 
 use super::{Lanes, PILES, State};
-use crate::card::{Card, Rank, Suit};
+use crate::card::Card;
 use crate::games::NO_CARD;
-use crate::games::alternating::{BASES, pile_cards};
+use crate::games::alternating::{BUILT_ON, pile_cards};
 use crate::games::talon;
 
-/// A set of cards, a bit each by card index.
+/// A set of cards, a bit each by card index: a suit's 13 cards are 13 bits
+/// in a row, the Ace lowest (see [`Card::index`]).
 type Cards = u64;
 
-const fn bit(card: Card) -> Cards {
-    1 << card.index()
-}
+/// A suit's cards in [`Cards`].
+const SUIT: Cards = (1 << 13) - 1;
+
+/// For each card, the cards that may be built on it.
+const BUILT_ON_IT: [Cards; Card::COUNT] = {
+    let mut table = [0; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        let [a, b] = BUILT_ON[i];
+        if (a as usize) < Card::COUNT {
+            table[i] = 1 << a | 1 << b;
+        }
+        i += 1;
+    }
+    table
+};
 
 /// Whether no line from `state` gets every card home (see the module).
 pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
@@ -57,38 +71,40 @@ pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
             len[p] += 1;
         });
     }
-    let mut reachable: Cards = 0;
     let mut home: Cards = 0;
-    for suit in Suit::ALL {
-        for rank in 1..=state.home[suit.index()] {
-            home |= bit(Card::new(Rank::new(rank).expect("1 to 13"), suit));
-        }
+    for (suit, &rank) in state.home.iter().enumerate() {
+        home |= ((1 << rank) - 1) << (13 * suit);
     }
     let talon = state.talon as u128;
     let open = match state.redeals {
         0 => talon::stock(talon, state.cursor),
         _ => talon,
     };
+    let mut reachable: Cards = 0;
     for t in talon::places(open) {
-        reachable |= bit(game.talon.card(t));
+        reachable |= 1 << game.talon.card(t).index();
     }
     for t in talon::places(talon & !open) {
         stacks[PILES][len[PILES]] = game.talon.card(t).index() as u8;
         len[PILES] += 1;
     }
+    // The cards that have left their place, home or to a pile.
     let mut left: Cards = home;
-    let mut tableau: Cards = 0;
-    // The cards the relaxed game has moved to a pile from their place.
-    let mut moved: Cards = 0;
-    let mut emptied = false;
+    // The cards that have been a pile's top, and those the relaxed game
+    // has moved to a pile.
+    let (mut tableau, mut moved): (Cards, Cards) = (0, 0);
+    // The cards that may be built on a card of `tableau`, and the part of
+    // `tableau` they were worked out from.
+    let (mut builds, mut counted): (Cards, Cards) = (0, 0);
     loop {
-        let before = (reachable, left, tableau, emptied);
+        let before = (reachable, left);
         for (s, stack) in stacks.iter().enumerate() {
             while len[s] > 0 && left & 1 << stack[len[s] - 1] != 0 {
                 len[s] -= 1;
             }
             match len[s] {
-                0 => emptied |= s < PILES,
+                0 if s < PILES => return false,
+                0 => {}
                 n => {
                     let top = 1 << stack[n - 1];
                     reachable |= top;
@@ -98,35 +114,32 @@ pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
                 }
             }
         }
-        for suit in Suit::ALL {
-            for rank in state.home[suit.index()] + 1..=13 {
-                let card = bit(Card::new(Rank::new(rank).expect("1 to 13"), suit));
-                if reachable & card == 0 {
-                    break;
-                }
-                home |= card;
-            }
+        // Each suit home as far as its cards have been reachable in a row.
+        for suit in 0..4 {
+            let field = (reachable | home) >> (13 * suit) & SUIT;
+            home |= ((1 << (!field).trailing_zeros().min(13)) - 1) << (13 * suit);
         }
         left |= home;
         // A card home may have been built on the tableau first, so each
         // reachable card not yet moved there is tried, home or not.
-        let mut waiting = reachable & !moved;
-        while waiting != 0 {
-            let i = waiting.trailing_zeros() as usize;
-            waiting &= waiting - 1;
-            let [a, b] = BASES[i];
-            let base_met = |base: u8| (base as usize) < Card::COUNT && tableau & 1 << base != 0;
-            if emptied || base_met(a) || base_met(b) {
-                moved |= 1 << i;
-                left |= 1 << i;
-                tableau |= 1 << i;
+        loop {
+            let mut fresh = tableau & !counted;
+            counted = tableau;
+            while fresh != 0 {
+                builds |= BUILT_ON_IT[fresh.trailing_zeros() as usize];
+                fresh &= fresh - 1;
             }
+            let moving = reachable & !moved & builds;
+            if moving == 0 {
+                break;
+            }
+            (moved, left, tableau) = (moved | moving, left | moving, tableau | moving);
         }
-        if (reachable, left, tableau, emptied) == before {
+        if (reachable, left) == before {
             break;
         }
     }
-    home.count_ones() < Card::COUNT as u32
+    home != (1 << Card::COUNT) - 1
 }
 
 #[cfg(test)]
@@ -137,6 +150,7 @@ mod tests {
 
     use super::*;
     use crate::board::{Board, Pile};
+    use crate::card::Rank;
     use crate::game::Game;
     use crate::games::GameKind;
     use crate::reference::{in_pile_order, plain_search_by};
