@@ -53,6 +53,9 @@ impl Alexandria {
     ///   is a talon card that can get there in the same way (a King, or one
     ///   with such a card to lie on, not under it in the waste); the card
     ///   is taken to be free from then on, whatever it lies on;
+    /// - a pile's card lying in order on the card under it can: it may be
+    ///   carried off in a run, by a card under it, before the cards above
+    ///   it have left;
     /// - any card can if one more of the cards below it in its suit could
     ///   be home than are now home of its own rank (a card goes home only
     ///   on a foundation of its suit at the rank below, and each

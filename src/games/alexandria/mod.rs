@@ -36,8 +36,9 @@
 //! waste and is reachable again only as its top.
 //!
 //! The moves, with the pruning and the argument that it loses no win, are
-//! in [`moves`]; the dead-end test, with its argument, in [`dead_end`]. The foundations are kept as the reference rules fill them
-//! (see [`super::foundations`]); the key leaves them out (see
+//! in [`moves`]; the dead-end test, with its argument, in [`dead_end`].
+//! The foundations are kept as the reference rules fill them (see
+//! [`super::foundations`]); the key leaves them out (see
 //! [`Alexandria::key`]).
 
 mod dead_end;
