@@ -1428,6 +1428,25 @@ fn rows_of_four_deal_235_is_won() {
         .stdout(predicate::str::contains("103 cards are home"));
 }
 
+/// Alexandria deals 3, 37, 48 and 616, unknown at the default limits in
+/// `results/alexandria-60s.csv`, are won: the lines found by `solve
+/// --threads 1` in 1.4 to 7 minutes (`tests/data/solutions`,
+/// `results/README.md`) replay to a win with the reference rules.
+#[test]
+fn alexandria_hard_deals_are_won() {
+    for (deal, moves) in [(3, 371), (37, 395), (48, 383), (616, 381)] {
+        let path = data(&format!("solutions/alexandria-{deal}.moves"));
+        let mut cmd = patience();
+        cmd.args(["verify", "alexandria", &deal.to_string(), "--moves", "-"])
+            .write_stdin(fs::read_to_string(path).unwrap());
+        cmd.assert()
+            .success()
+            .stdout(predicate::str::starts_with(format!(
+                "won: all {moves} moves"
+            )));
+    }
+}
+
 /// `verify --board` prints the board part of a line reaches, which
 /// `solve --file -` takes up: a player stuck part way goes on from there.
 #[test]

@@ -534,7 +534,8 @@ proptest! {
     }
 
     /// Alexandria: the engine's verdict (with its pruning: safe moves
-    /// home, one empty pile, no whole King-led pile to an empty one) is
+    /// home, one empty pile, no whole King-led pile to an empty one, the
+    /// dead-end test of stranded cards) is
     /// the plain search's on late positions, won and lost alike, and its
     /// wins replay. The plain search meets positions that differ only in
     /// the order of their piles and foundations once (see

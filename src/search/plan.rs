@@ -41,6 +41,11 @@ pub struct Plan {
     /// the others take turns far larger: a game whose wins come from any
     /// of many tactics may share the nodes evenly instead.
     pub growth_by_round: bool,
+    /// Whether a rollout passes over a move to a position
+    /// [`Game::is_dead_end`] finds lost, as over one it has been through:
+    /// worth it in a game whose greedy lines run into dead ends long before
+    /// they stop, and whose test is cheap enough to run at each step.
+    pub rollouts_shun_dead_ends: bool,
 }
 
 impl Plan {
@@ -56,6 +61,7 @@ impl Plan {
         max_path_bytes: usize::MAX,
         first_turn_nodes: 100_000,
         growth_by_round: false,
+        rollouts_shun_dead_ends: false,
     };
 }
 

@@ -194,9 +194,11 @@ impl<G: Game> Rollout<G> {
     }
 
     /// Plays on from `state`, reached by `last`, until no move leads to a
-    /// position this rollout has not been through, or to one an earlier
-    /// rollout went through (see [`Ends`]), its own or one of `earlier`'s.
-    /// Each position played through counts as a node of the search.
+    /// position this rollout has not been through (and, where the plan
+    /// says so, not a dead end: see [`super::Plan::rollouts_shun_dead_ends`]),
+    /// or to one an earlier rollout went through (see [`Ends`]), its own
+    /// or one of `earlier`'s. Each position played through counts as a
+    /// node of the search.
     pub(super) fn play(
         &mut self,
         search: &mut Search<G>,
@@ -205,6 +207,7 @@ impl<G: Game> Rollout<G> {
         earlier: &Ends,
     ) -> Result<Outcome, Stop> {
         let game = search.game;
+        let shun = search.plan.rollouts_shun_dead_ends;
         let ask = Ask {
             narrowing: self.narrowing,
             ordered: true,
@@ -230,7 +233,8 @@ impl<G: Game> Rollout<G> {
             let next = self.moves.iter().find_map(|&mv| {
                 let child = game.play(&state, mv);
                 let key = game.key(&child);
-                self.seen.insert(key).then_some((mv, child, key))
+                let dead = shun && game.is_dead_end(&child);
+                (!dead && self.seen.insert(key)).then_some((mv, child, key))
             });
             let Some((mv, child, child_key)) = next else {
                 return Ok(self.stop(game.score(&state)));

@@ -36,10 +36,12 @@
 //! waste and is reachable again only as its top.
 //!
 //! The moves, with the pruning and the argument that it loses no win, are
-//! in [`moves`]. The foundations are kept as the reference rules fill them
-//! (see [`super::foundations`]); the key leaves them out (see
+//! in [`moves`]; the dead-end test, with its argument, in [`dead_end`].
+//! The foundations are kept as the reference rules fill them (see
+//! [`super::foundations`]); the key leaves them out (see
 //! [`Alexandria::key`]).
 
+mod dead_end;
 mod moves;
 mod pile;
 #[cfg(test)]
@@ -62,10 +64,11 @@ use crate::reference::Rules;
 use crate::reference::alexandria::AlexandriaRules;
 use crate::search::{Plan, Planned};
 
-/// What the search leaves out, which no win needs (see [`moves`]): said
-/// with every `lost` verdict.
-pub const PRUNING: &str = "all but a safe move home, all but the first empty pile, and a \
-    whole King-led pile to an empty one";
+/// What the search leaves out, which no win needs (see [`moves`] and
+/// [`dead_end`]): said with every `lost` verdict.
+pub const PRUNING: &str = "all but a safe move home, all but the first empty pile, a whole \
+    King-led pile to an empty one, and positions where some card can never leave its pile or the \
+    waste (a dead-end test)";
 
 const PILES: usize = 13;
 const FOUNDATIONS: usize = 12;
@@ -126,6 +129,13 @@ pub struct State {
     /// Moves in a row that only rearranged runs (see [`NARROWED`]). Not in
     /// the key: only narrowed searches read it.
     rearranged: u8,
+    /// Whether the move that reached the position may have stranded a
+    /// card (see [`dead_end`]): one that sent a card home, taking it away
+    /// as a place to lie on and raising the foundations, or drew cards
+    /// past into the waste. Any other move only takes cards off their
+    /// stacks or puts them in order on others, which strands nothing the
+    /// position before had not. True at the start. Not in the key.
+    stranding: bool,
 }
 
 impl State {
@@ -185,6 +195,7 @@ impl Planned for Alexandria {
         rollout_level,
         max_narrowing: Some(NARROWED.len() as u32),
         first_turn_nodes: 10_000,
+        rollouts_shun_dead_ends: true,
         ..Plan::FULL_WALK
     };
 }
@@ -238,6 +249,7 @@ impl Game for Alexandria {
                 home: Foundations::read(board),
                 cursor: board.waste.as_ref().map_or(0, Vec::len) as u8,
                 rearranged: 0,
+                stranding: true,
             },
             talon,
         };
@@ -293,6 +305,11 @@ impl Game for Alexandria {
         10 * self.cards_home(state) as i32 - 5 * down as i32 + 3 * gone as i32 - 2 * waste as i32
     }
 
+    /// See [`dead_end`], and [`State::stranding`] for when it is skipped.
+    fn is_dead_end(&self, state: &State) -> bool {
+        state.stranding && self.stranded(state)
+    }
+
     fn is_won(&self, state: &State) -> bool {
         state.home.is_won()
     }
@@ -310,7 +327,10 @@ impl Game for Alexandria {
     }
 
     fn play(&self, state: &State, step: Step) -> State {
-        let mut next = *state;
+        let mut next = State {
+            stranding: false,
+            ..*state
+        };
         let count = step.count as u32;
         // The moved cards' suit bits, the top one lowest, and the deepest
         // card, which lands.
@@ -339,12 +359,15 @@ impl Game for Alexandria {
                 let t = step.from - TALON;
                 (next.talon, next.cursor, _) = talon::take(state.talon, state.cursor, t);
                 next.rearranged = 0;
+                next.stranding = t > state.cursor
+                    && state.talon >> state.cursor & ((1u128 << (t - state.cursor)) - 1) != 0;
                 let card = self.talon.card(t);
                 (suit_bit(card) as u64, card)
             }
         };
         if step.to == HOME {
             next.home.put(card);
+            next.stranding = true;
             return next;
         }
         let to = step.to as usize;

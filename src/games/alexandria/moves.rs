@@ -23,7 +23,9 @@
 //! None of the three depends on the move that reached a position, so the
 //! table may merge positions freely: a full search that ends has seen
 //! every position reachable by the moves offered, and from each position
-//! these moves reach a win if any move does.
+//! these moves reach a win if any move does. Besides, the search expands
+//! no position the dead-end test finds lost (see [`super::dead_end`]):
+//! no win lies below it.
 
 use super::pile::other;
 use super::{Alexandria, FOUNDATIONS, HOME, NARROWED, PILES, State, Step, TALON};

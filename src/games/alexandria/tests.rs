@@ -381,7 +381,7 @@ fn plain_search_up_to_pile_order(board: &Board, max_positions: usize) -> Option<
 
 /// Late positions of numbered deals: the engine's verdict (with its
 /// pruning: safe moves home, one empty pile, no whole King-led pile to
-/// an empty one) is the plain search's with the reference rules, won
+/// an empty one, the dead-end test) is the plain search's with the reference rules, won
 /// and lost alike, and its wins replay.
 #[test]
 fn verdicts_of_late_positions_agree_with_a_plain_search() {
@@ -412,6 +412,105 @@ fn a_beam_led_by_rollouts_wins_and_its_lines_replay() {
             replay(&AlexandriaRules, &deal, &report.moves),
             Replay::Won,
             "deal {n}"
+        );
+    }
+}
+
+/// Along random play from late positions of numbered deals, wherever the
+/// dead-end test finds a card stranded, the reference rules' plain search
+/// finds no win: a test that would fail if the relaxed game left out a
+/// way a card can leave its stack. Where the test passes a position by,
+/// the position before a stranding move was not stranded, as
+/// [`State::stranding`] assumes.
+#[test]
+fn stranded_positions_are_lost_by_a_plain_search() {
+    use crate::games::testing::along_play;
+    let (mut stranded, mut judged) = (0, 0);
+    for n in 1..=60 {
+        let board = late_position(n, 5);
+        let game = Alexandria::new(&board).unwrap();
+        let mut seen = Vec::new();
+        along_play(&game, n, 60, 3, |state, _| seen.push(*state));
+        for pair in seen.windows(2) {
+            assert!(pair[1].stranding || !game.stranded(&pair[1]) || game.stranded(&pair[0]));
+        }
+        for state in seen.iter().filter(|state| game.stranded(state)) {
+            stranded += 1;
+            let board = game.to_board(state);
+            if let Some(won) = plain_search_up_to_pile_order(&board, 20_000) {
+                assert!(!won, "stranded, but won:\n{}", board.to_text());
+                judged += 1;
+            }
+        }
+    }
+    assert!(
+        stranded > 100 && judged > 50,
+        "{stranded} stranded, {judged} judged"
+    );
+}
+
+/// Every black Ten is home, so a 9D can leave the waste or a pile only
+/// for home, on the one diamond foundation at the 8D; it lies above both
+/// 8D that could raise another, so it is stranded, and the position lost.
+/// With an 8D on it instead, that 8D goes home first and the rest
+/// follow. The plain search agrees.
+#[test]
+fn a_card_over_what_it_needs_at_home_is_stranded() {
+    let text = |waste: &str, pile: &str| {
+        format!(
+            "Foundations: KC KC KC KS KS KS KH KH KH 7D 7D 9D\nWaste: {waste}\nStock: KD\n\
+             : {pile}\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n"
+        )
+    };
+    let mut tables = Tables::new(1 << 24);
+    for (waste, pile, lost) in [
+        ("8D 8D 9D", "", true),
+        ("8D 9D 8D", "", false),
+        ("TD", "8D 8D | 9D", true),
+        ("TD", "8D 9D | 8D", false),
+    ] {
+        let board = completed(&text(waste, pile));
+        let game = Alexandria::new(&board).unwrap();
+        assert_eq!(game.stranded(&game.initial()), lost, "{waste} / {pile}");
+        let report = crate::search::solve(&game, &Limits::default(), &mut tables);
+        let verdict = match lost {
+            true => Verdict::Lost,
+            false => Verdict::Won,
+        };
+        assert_eq!(report.verdict, verdict, "{waste} / {pile}");
+        let plain = plain_search_up_to_pile_order(&board, 100_000);
+        assert_eq!(plain, Some(!lost), "{waste} / {pile}");
+    }
+}
+
+/// Random play from numbered deals soon draws most of the stock into the
+/// waste, past cards it then cannot deal off. The position a move before
+/// the first the dead-end test finds stranded is not stranded itself,
+/// yet the full search proves it lost within a few thousand positions,
+/// every line below it running into stranded positions.
+#[test]
+fn positions_lost_in_random_play_are_proven_lost() {
+    use crate::games::testing::along_play;
+    let limits = Limits {
+        max_nodes: Some(100_000),
+        ..Limits::default()
+    };
+    let mut tables = Tables::new(1 << 26);
+    for n in [9, 18, 22, 40] {
+        let game = deal(n);
+        let mut states = Vec::new();
+        along_play(&game, n, 600, 2, |state, _| states.push(*state));
+        let first = states.iter().position(|state| game.stranded(state));
+        let before = states[first.expect("stranded") - 1];
+        assert!(!game.stranded(&before), "deal {n}");
+        let board = game.to_board(&before);
+        let start = Alexandria::new(&board).unwrap();
+        let report = solve_alone(&start, &limits, &mut tables, Tactic::Full);
+        assert_eq!(
+            report.verdict,
+            Verdict::Lost,
+            "deal {n}:\n{}",
+            board.to_text()
         );
     }
 }
