@@ -18,6 +18,7 @@
 use super::{Alexandria, PILES, State};
 use crate::card::{Card, Rank};
 use crate::games::NO_CARD;
+use crate::games::alternating::{BASES, NO_BASE};
 use crate::games::pile_code::MAX_START;
 use crate::games::talon;
 
@@ -28,16 +29,8 @@ const MAX_PILE: usize = MAX_START + 12;
 /// The two cards `card` can lie on in the tableau (one rank higher, of the
 /// other colour), by [`Card::index`]: `None` for a King.
 fn landings(card: usize) -> Option<[usize; 2]> {
-    let rank = card % 13 + 1;
-    if rank == 13 {
-        return None;
-    }
-    let (a, b) = match card / 13 {
-        // Clubs and spades (suits 0 and 3) lie on diamonds and hearts.
-        0 | 3 => (1, 2),
-        _ => (0, 3),
-    };
-    Some([a * 13 + rank, b * 13 + rank])
+    let [a, b] = BASES[card];
+    (a != NO_BASE).then_some([a as usize, b as usize])
 }
 
 impl Alexandria {
