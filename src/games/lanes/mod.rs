@@ -149,18 +149,21 @@ impl Lanes {
     }
 }
 
-/// What the search runs for Lanes: the full walk, and walks narrowed at
-/// levels 1 to 3 (see `WINDOWS`) taking turns with it; a level that ends
-/// without a win is dropped with the narrower ones, so on a lost deal the
-/// full walk is soon alone. The first turn is small because most deals are
-/// won by a narrowed walk's first few thousand positions, which a large
-/// first turn of the full walk would keep waiting. The figures are in
-/// `docs/tuning.md`.
+/// What the search runs for Lanes: the full walk, walks narrowed at
+/// levels 1 to 3 (see `WINDOWS`), and beams at levels 2 and 3 taking turns
+/// with it; a tactic that ends without a win is dropped (a narrowed walk
+/// with the narrower ones), so on a lost deal the full walk is soon alone.
+/// The first turn is small because most deals are won by a narrowed walk's
+/// first few thousand positions; the beams' turns are large because the
+/// hard wins are theirs, where every walk wanders for millions of
+/// positions. The figures are in `docs/tuning.md`.
 impl Planned for Lanes {
     const PLAN: Plan = Plan {
         narrowings: &[1, 2, 3],
         max_narrowing: Some(WINDOWS.len() as u32),
         first_turn_nodes: 1000,
+        beams: &[2, 3],
+        beam_weight: 9,
         ..Plan::FULL_WALK
     };
 }
