@@ -29,7 +29,9 @@
 //! line, send home directly whatever was built on it, and every other move
 //! stays legal. (With a stock, the card may be the waste's top: taking it
 //! out of the waste early only uncovers the card below it sooner, and
-//! every later draw, redeal and play of the line is the same.)
+//! every later draw, redeal and play of the line is the same. In Lanes it
+//! may also be the stock's next card: drawn and sent home, it leaves the
+//! waste as it was, and the line's later draws skip it.)
 //!
 //! # Two decks, any suit, one card at a time (Rows of Four)
 //!

@@ -14,8 +14,9 @@
 //! # Why the pruning loses no win
 //!
 //! `Lanes::moves` leaves out two kinds of move: all but a safe move home
-//! (see [`super::safe_home`]; for the waste it holds only for its top,
-//! which goes home without a draw), and all but one empty pile and a lone
+//! (see [`super::safe_home`]; in the talon it holds for the waste's top,
+//! which goes home without a draw, and for the stock's next card, whose
+//! one draw buries nothing), and all but one empty pile and a lone
 //! card to an empty pile (the same positions up to the order of the
 //! piles, which the key ignores). Positions [`dead_end`]'s relaxed game
 //! cannot win are not searched below. Raglan's rule J (the card just moved
@@ -275,13 +276,15 @@ impl Game for Lanes {
         }
         let sources = &sources[..k];
         let goes_home = |card: Card| state.home[card.suit().index()] + 1 == card.rank().get();
-        // The free cards that can go home: tableau tops, and the waste's
-        // top, which goes without a draw.
+        // The free cards that can go home: tableau tops, the waste's top,
+        // and the stock's next card, whose one draw leaves the waste as it
+        // was once the card has gone home.
+        let next_drawn = (stock != 0).then(|| stock.trailing_zeros() as u8);
         let mut homeward = sources.iter().filter(|&&(from, card)| {
             goes_home(card)
                 && match from {
                     From::Pile(_) => true,
-                    From::Talon(t) => Some(t) == waste_top,
+                    From::Talon(t) => Some(t) == waste_top || Some(t) == next_drawn,
                 }
         });
         let first = homeward.clone().next();
@@ -380,7 +383,59 @@ impl Game for Lanes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testing::{keys_match_positions, narrowed_moves, within_window};
+    use crate::card::Rank;
+    use crate::games::testing::{
+        Picks, keys_match_positions, narrowed_moves, verdicts_agree, within_window,
+    };
+    use crate::reference::{in_pile_order, plain_search_by};
+
+    /// A late position of deal `n`: each suit home to a rank from 4 to 9,
+    /// the cards left in the deal's order four to a pile, the rest the
+    /// stock, in the last pass (where losses are common). Low foundations
+    /// make safe moves home common, from the tableau, the waste and the
+    /// stock.
+    fn late_position(n: u64) -> Board {
+        let mut picks = Picks::new(n);
+        let mut board = crate::deal::deal(&LAYOUT, n);
+        let home: [u8; 4] = std::array::from_fn(|_| 4 + picks.below(6) as u8);
+        let stock = board.stock.take().expect("Lanes has a stock");
+        let dealt: Vec<Card> = board
+            .piles
+            .iter()
+            .flat_map(|pile| pile.up.clone())
+            .collect();
+        let mut left = dealt
+            .into_iter()
+            .chain(stock)
+            .filter(|card| card.rank().get() > home[card.suit().index()]);
+        board.piles = (0..PILES)
+            .map(|_| Pile::face_up(left.by_ref().take(4).collect()))
+            .collect();
+        board.stock = Some(left.collect());
+        board.waste = Some(Vec::new());
+        board.redeals = Some(0);
+        for top in board.foundations.iter_mut().flatten() {
+            *top = Card::new(
+                Rank::new(home[top.suit().index()]).expect("4 to 9"),
+                top.suit(),
+            );
+        }
+        board
+    }
+
+    /// Late positions of numbered deals: the engine's verdict, with all
+    /// its pruning (safe moves home, the stock's next card among them; one
+    /// empty pile; the dead-end test), is the plain search's with the
+    /// reference rules, won and lost alike, and its wins replay.
+    #[test]
+    fn verdicts_of_late_positions_agree_with_a_plain_search() {
+        let rules = &LanesRules;
+        let boards = (1..=200).map(late_position);
+        let (won, lost) = verdicts_agree::<Lanes>(rules, boards, 1 << 24, |board| {
+            plain_search_by(rules, board, 30_000, in_pile_order)
+        });
+        assert!(won > 100 && lost > 40, "won {won}, lost {lost}");
+    }
 
     /// Along play from numbered deals, two positions with the same key are
     /// the same but for the order of the piles: the packed pile codes read
@@ -411,14 +466,16 @@ mod tests {
                 if full.is_empty() {
                     break;
                 }
+                let talon = state.talon as u128;
+                let stock = talon::stock(talon, state.cursor);
+                let next_drawn = (stock != 0).then(|| stock.trailing_zeros() as u8);
                 let free_home = full.iter().any(|s| {
                     s.to.is_none()
                         && match s.from {
                             From::Pile(_) => true,
-                            From::Talon(t) => Some(t) == state.waste_top(),
+                            From::Talon(t) => Some(t) == state.waste_top() || Some(t) == next_drawn,
                         }
                 });
-                let talon = state.talon as u128;
                 for (level, &window) in WINDOWS.iter().enumerate() {
                     let moves = narrowed_moves(&game, &state, None, level as u32 + 1);
                     assert!(moves.iter().all(|s| full.contains(s)), "deal {n}");
