@@ -1,6 +1,7 @@
 //! The safe move home, one rule for every game with a tableau to build on:
-//! a free card (a tableau top, the waste's top or a reserve card) that can
-//! go home now, and going there first loses no win. The engines then offer
+//! a free card (a tableau top, the waste's top, a reserve card, or in
+//! Lanes and Alexandria the stock's next card, whose one draw buries
+//! nothing) that can go home now, and going there first loses no win. The engines then offer
 //! that move alone (rule H in their pruning).
 //!
 //! With `r` the card's rank and `s` its suit, and each suit's "low" the
@@ -29,9 +30,9 @@
 //! line, send home directly whatever was built on it, and every other move
 //! stays legal. (With a stock, the card may be the waste's top: taking it
 //! out of the waste early only uncovers the card below it sooner, and
-//! every later draw, redeal and play of the line is the same. In Lanes it
-//! may also be the stock's next card: drawn and sent home, it leaves the
-//! waste as it was, and the line's later draws skip it.)
+//! every later draw, redeal and play of the line is the same. The stock's
+//! next card, drawn and sent home, leaves the waste as it was, and the
+//! line's later draws skip it.)
 //!
 //! # Two decks, any suit, one card at a time (Rows of Four)
 //!
@@ -87,8 +88,10 @@
 //!   ever lay on top, so every other pile top, every run and every empty
 //!   pile `L` uses is there in `T` (a pile holding only the card in `L` is
 //!   empty in `T`, and nothing goes onto the card); cards turned up early
-//!   in `T` only turn up sooner. The waste of `T` is `L`'s without the
-//!   card, so its top is `L`'s whenever that is not the card.
+//!   in `T` only turn up sooner. The waste and stock of `T` are `L`'s
+//!   without the card, so the waste's top is `L`'s whenever that is not
+//!   the card (which may be the stock's next: one draw sends it home and
+//!   leaves the waste as it was).
 //! - The foundations: `T` holds the card home early, on a foundation of
 //!   its suit showing `r - 1`. Read the suit's foundations as a multiset
 //!   of heights: until `L` sends its own copy home, `T`'s multiset is

@@ -147,6 +147,14 @@ pub(super) fn stock(talon: u128, cursor: u8) -> u128 {
     talon >> cursor << cursor
 }
 
+/// The place of the stock's next card, if the stock has cards. Drawn and
+/// played, it leaves the waste as it was, so it is as free as the waste's
+/// top (the safe moves home count it so).
+pub(super) fn next_drawn(talon: u128, cursor: u8) -> Option<u8> {
+    let stock = stock(talon, cursor);
+    (stock != 0).then(|| stock.trailing_zeros() as u8)
+}
+
 /// The waste's top `n` cards (all of them if it has fewer): those that
 /// will come off it next, in turn.
 pub(super) fn waste_tops(talon: u128, cursor: u8, n: u32) -> u128 {

@@ -70,10 +70,12 @@ impl Alexandria {
     pub(super) fn offer(&self, state: &State, ask: Ask, out: &mut Vec<Step>) {
         let waste_top = state.waste_top();
         let narrowed = Narrowed::at(&NARROWED, ask);
+        let next_drawn = talon::next_drawn(state.talon, state.cursor);
         let free = (0..PILES)
             .filter(|&p| state.tops[p] != NO_CARD)
             .map(|p| (p as u8, Card::from_index(state.tops[p] as usize)))
-            .chain(waste_top.map(|t| (TALON + t, self.talon.card(t))));
+            .chain(waste_top.map(|t| (TALON + t, self.talon.card(t))))
+            .chain(next_drawn.map(|t| (TALON + t, self.talon.card(t))));
         let homes = homeable(&state.home);
         let onto = onto(state);
         let kept = match narrowed {
@@ -91,7 +93,8 @@ impl Alexandria {
                 return;
             }
             let kept = from < TALON && kept >> card.index() & 1 != 0;
-            if narrowed.is_some_and(|n| n.greedy) && goes_home(homes, card) && !kept {
+            let drawn = next_drawn.is_some_and(|t| from == TALON + t);
+            if narrowed.is_some_and(|n| n.greedy) && goes_home(homes, card) && !kept && !drawn {
                 greedy = greedy.or(Some(from));
             }
         }

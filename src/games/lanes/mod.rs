@@ -279,7 +279,7 @@ impl Game for Lanes {
         // The free cards that can go home: tableau tops, the waste's top,
         // and the stock's next card, whose one draw leaves the waste as it
         // was once the card has gone home.
-        let next_drawn = (stock != 0).then(|| stock.trailing_zeros() as u8);
+        let next_drawn = talon::next_drawn(talon, state.cursor);
         let mut homeward = sources.iter().filter(|&&(from, card)| {
             goes_home(card)
                 && match from {
@@ -467,8 +467,7 @@ mod tests {
                     break;
                 }
                 let talon = state.talon as u128;
-                let stock = talon::stock(talon, state.cursor);
-                let next_drawn = (stock != 0).then(|| stock.trailing_zeros() as u8);
+                let next_drawn = talon::next_drawn(talon, state.cursor);
                 let free_home = full.iter().any(|s| {
                     s.to.is_none()
                         && match s.from {
