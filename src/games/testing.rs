@@ -378,3 +378,27 @@ pub(crate) fn verdicts_agree<G: Planned>(
     }
     counts
 }
+
+/// Solves each of the numbered `deals` of `layout` on one thread within
+/// `max_nodes` positions and a table of `memory` bytes, and checks that
+/// it is won and that the win replays under the reference rules.
+pub(crate) fn assert_won_within<G: Planned>(
+    layout: &Layout,
+    rules: &dyn Rules,
+    deals: &[u64],
+    max_nodes: u64,
+    memory: usize,
+) {
+    let limits = Limits {
+        max_nodes: Some(max_nodes),
+        ..Limits::default()
+    };
+    let mut tables = Tables::new(memory);
+    for &n in deals {
+        let deal = crate::deal::deal(layout, n);
+        let game = G::new(&deal).unwrap();
+        let report = solve(&game, &limits, &mut tables);
+        assert_eq!(report.verdict, Verdict::Won, "deal {n}");
+        assert_eq!(replay(rules, &deal, &report.moves), Replay::Won, "deal {n}");
+    }
+}

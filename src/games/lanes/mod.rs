@@ -385,7 +385,8 @@ mod tests {
     use super::*;
     use crate::card::Rank;
     use crate::games::testing::{
-        Picks, keys_match_positions, narrowed_moves, verdicts_agree, within_window,
+        Picks, assert_won_within, keys_match_positions, narrowed_moves, verdicts_agree,
+        within_window,
     };
     use crate::reference::{in_pile_order, plain_search_by};
 
@@ -421,6 +422,16 @@ mod tests {
             );
         }
         board
+    }
+
+    /// The slowest wins of the record of deals 1..1000
+    /// (`results/lanes.csv`: 8.1, 4.6, 4.0 and 2.4 s) are won within a
+    /// million positions each, as the beams win them (71k to 374k when
+    /// written; the walks alone took 2.9M to 8.3M), and the wins replay.
+    #[test]
+    fn the_beams_win_hard_deals_fast() {
+        let deals = [554, 383, 522, 963];
+        assert_won_within::<Lanes>(&LAYOUT, &LanesRules, &deals, 1_000_000, 1 << 26);
     }
 
     /// Late positions of numbered deals: the engine's verdict, with all

@@ -4,9 +4,9 @@ use super::pile::card_of;
 use super::*;
 use crate::games::foundations::slot;
 use crate::games::testing::{
-    Picks, bare_deal, board, card, check_against_the_reference, dealt, foundations_alike,
-    key_ignores, keys_differ, keys_match_positions, narrowed_are_full, reordered_lists,
-    verdicts_agree, within_window,
+    Picks, assert_won_within, bare_deal, board, card, check_against_the_reference, dealt,
+    foundations_alike, key_ignores, keys_differ, keys_match_positions, narrowed_are_full,
+    reordered_lists, verdicts_agree, within_window,
 };
 use crate::reference::{Replay, plain_search, replay};
 use crate::search::{DEFAULT_MEMORY, Limits, Tables, Verdict, solve, solve_parallel};
@@ -538,29 +538,13 @@ fn verdicts_of_late_positions_agree_with_a_plain_search() {
 /// `docs/tuning.md`).
 #[test]
 fn rollouts_win_what_the_walks_do_not() {
-    assert_won_within(&[206, 326, 509, 978, 1135], 500_000, 1 << 26);
-}
-
-/// Solves each of the numbered `deals` on one thread within
-/// `max_nodes` positions and a table of `memory` bytes, and checks
-/// that it is won and that the win replays under the reference rules.
-fn assert_won_within(deals: &[u64], max_nodes: u64, memory: usize) {
-    let limits = Limits {
-        max_nodes: Some(max_nodes),
-        ..Limits::default()
-    };
-    let mut tables = Tables::new(memory);
-    for &n in deals {
-        let deal = crate::deal::deal(&LAYOUT, n);
-        let game = RowsOfFour::new(&deal).unwrap();
-        let report = solve(&game, &limits, &mut tables);
-        assert_eq!(report.verdict, Verdict::Won, "deal {n}");
-        assert_eq!(
-            replay(&RowsOfFourRules, &deal, &report.moves),
-            Replay::Won,
-            "deal {n}"
-        );
-    }
+    assert_won_within::<RowsOfFour>(
+        &LAYOUT,
+        &RowsOfFourRules,
+        &[206, 326, 509, 978, 1135],
+        500_000,
+        1 << 26,
+    );
 }
 
 /// Deals that the search took 2 to 4 s over in the record of deals
@@ -569,7 +553,13 @@ fn assert_won_within(deals: &[u64], max_nodes: u64, memory: usize) {
 /// written), and the wins replay.
 #[test]
 fn the_beam_wins_hard_deals_fast() {
-    assert_won_within(&[4264, 34557, 9361], 500_000, DEFAULT_MEMORY);
+    assert_won_within::<RowsOfFour>(
+        &LAYOUT,
+        &RowsOfFourRules,
+        &[4264, 34557, 9361],
+        500_000,
+        DEFAULT_MEMORY,
+    );
 }
 
 /// A search with a beam goes through the same positions on one thread
