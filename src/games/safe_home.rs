@@ -1,8 +1,8 @@
 //! The safe move home, one rule for every game with a tableau to build on:
 //! a free card (a tableau top, the waste's top, a reserve card, or in
 //! Lanes and Alexandria the stock's next card, whose one draw buries
-//! nothing) that can go home now, and going there first loses no win. The engines then offer
-//! that move alone (rule H in their pruning).
+//! nothing) that can go home now, and going there first loses no win.
+//! The engines then offer that move alone (rule H in their pruning).
 //!
 //! With `r` the card's rank and `s` its suit, and each suit's "low" the
 //! rank up to which every copy of its cards is home (the lowest of its
