@@ -30,6 +30,15 @@ pub trait TableKey: Copy + Eq + std::hash::Hash + Send + Sync {
     fn same(&self, other: &Self) -> bool {
         self == other
     }
+
+    /// Whether the position of this key can do all that `other`'s can: a
+    /// win from `other` is a win from it, in as many moves. A table that
+    /// holds this key then need not search `other` (see [`TalonKey`]).
+    /// Keys that cover one another hash alike.
+    #[inline]
+    fn covers(&self, other: &Self) -> bool {
+        self.same(other)
+    }
 }
 
 impl TableKey for u64 {
@@ -117,6 +126,69 @@ impl<const N: usize> TableKey for [u64; N] {
     }
 }
 
+/// A key whose last word holds, in bits [`TalonKey::STRENGTH_AT`] to 62,
+/// how much the position's talon can still reach, a strength that only
+/// the game's argument orders (see `games::talon::strength`): of two keys
+/// that differ only there, the stronger covers the other. The games with a
+/// stock key so: a talon with more redeals left, or the same cards with the
+/// cursor further back, plays every card the other can, to the same
+/// position. The hash leaves the strength out, so that a position's covers
+/// lie in its window of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TalonKey<const N: usize>([u64; N]);
+
+impl<const N: usize> TalonKey<N> {
+    /// The strength's first bit in the last word; it takes 10 bits, up to
+    /// the key's top bit.
+    pub const STRENGTH_AT: u32 = 53;
+    const STRENGTH: u64 = ((1 << 10) - 1) << Self::STRENGTH_AT;
+
+    /// The key `words`, which leave the strength's bits clear, with
+    /// `strength` (less than 1024) put in them.
+    #[inline]
+    pub fn new(mut words: [u64; N], strength: u64) -> TalonKey<N> {
+        debug_assert!(words[N - 1] & Self::STRENGTH == 0 && strength < 1 << 10);
+        words[N - 1] |= strength << Self::STRENGTH_AT;
+        TalonKey(words)
+    }
+
+    /// The words but the strength's bits.
+    #[inline]
+    fn rest(&self) -> [u64; N] {
+        let mut words = self.0;
+        words[N - 1] &= !Self::STRENGTH;
+        words
+    }
+}
+
+impl<const N: usize> TableKey for TalonKey<N> {
+    const EMPTY: TalonKey<N> = TalonKey([0; N]);
+    const WORDS: usize = N;
+
+    fn word(&self, i: usize) -> u64 {
+        self.0[i]
+    }
+
+    fn from_words(words: &[u64]) -> TalonKey<N> {
+        TalonKey(<[u64; N]>::from_words(words))
+    }
+
+    fn table_hash(&self) -> u64 {
+        self.rest().table_hash()
+    }
+
+    #[inline]
+    fn same(&self, other: &Self) -> bool {
+        self.0.same(&other.0)
+    }
+
+    #[inline]
+    fn covers(&self, other: &Self) -> bool {
+        self.rest().same(&other.rest())
+            && self.0[N - 1] & Self::STRENGTH >= other.0[N - 1] & Self::STRENGTH
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// A key that sets its spare bit is refused where it is made (in
@@ -126,5 +198,21 @@ mod tests {
     #[should_panic(expected = "spare bit")]
     fn a_key_may_not_set_its_spare_bit() {
         let _ = super::SpareBitKey::<62>::new(1 << 62 | 1);
+    }
+
+    /// A talon key covers the keys that differ from it only in a lower
+    /// strength, and hashes as they do; any other difference is a
+    /// different position.
+    #[test]
+    fn a_talon_key_covers_the_same_position_with_a_weaker_talon() {
+        use super::{TableKey, TalonKey};
+        let key = |rest: u64, strength: u64| TalonKey::new([7, rest | 1 << 63], strength);
+        assert!(key(5, 9).covers(&key(5, 9)));
+        assert!(key(5, 9).covers(&key(5, 3)));
+        assert!(!key(5, 3).covers(&key(5, 9)));
+        assert!(!key(5, 9).covers(&key(6, 3)));
+        assert!(!TalonKey::new([8, 5 | 1 << 63], 9).covers(&key(5, 0)));
+        assert_eq!(key(5, 9).table_hash(), key(5, 3).table_hash());
+        assert_ne!(key(5, 9).table_hash(), key(6, 9).table_hash());
     }
 }

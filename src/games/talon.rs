@@ -155,6 +155,21 @@ pub(super) fn next_drawn(talon: u128, cursor: u8) -> Option<u8> {
     (stock != 0).then(|| stock.trailing_zeros() as u8)
 }
 
+/// How much a talon can still reach, for keys that let a position stand
+/// for the positions it covers ([`crate::key::TalonKey`]): a redeal left
+/// counts first, then a cursor further back. Of two talons with the same
+/// cards, the stronger can play every card the weaker can play, leaving
+/// the same cards and cursor (which hang on the card played alone) and
+/// as many redeals or more: the weaker's waste top and stock lie at or
+/// past the stronger's cursor, and a card the weaker reaches through its
+/// redeal the stronger reaches too, with a redeal to spare or through its
+/// own. So a win from the weaker is a win from the stronger, in as many
+/// moves.
+pub(super) fn strength(cursor: u8, redeals: u8) -> u64 {
+    debug_assert!(cursor <= 128 && redeals < 4);
+    (redeals as u64) << 8 | (255 - cursor as u64)
+}
+
 /// The waste's top `n` cards (all of them if it has fewer): those that
 /// will come off it next, in turn.
 pub(super) fn waste_tops(talon: u128, cursor: u8, n: u32) -> u128 {

@@ -13,7 +13,7 @@ use crate::deal::Layout;
 use crate::game::{Ask, Game};
 use crate::notation::Move;
 use crate::reference::{Replay, Rules, replay};
-use crate::search::{Limits, Planned, Tables, Verdict, solve};
+use crate::search::{Limits, Planned, Tables, Tactic, Verdict, solve, solve_alone};
 
 pub(crate) fn card(text: &str) -> Card {
     text.parse().unwrap()
@@ -346,8 +346,10 @@ fn unordered_are_ordered<G: Game>(game: &G, state: &G::State, last: Option<G::Mo
 
 /// The engine's verdict on each of `boards` (with its pruning) is the one
 /// `truth` gives, from a plain search with the reference rules, won and
-/// lost alike, and its wins replay. Boards `truth` cannot decide are
-/// skipped. Returns the boards won and lost.
+/// lost alike, and its wins replay: with the game's plan, and with the
+/// full walk alone, whose pruning alone must not lose a win the narrowed
+/// walks would find. Boards `truth` cannot decide are skipped. Returns
+/// the boards won and lost.
 pub(crate) fn verdicts_agree<G: Planned>(
     rules: &dyn Rules,
     boards: impl IntoIterator<Item = Board>,
@@ -362,18 +364,24 @@ pub(crate) fn verdicts_agree<G: Planned>(
             continue;
         };
         let game = G::new(&board).unwrap();
-        let report = solve(&game, &Limits::default(), &mut tables);
+        let limits = Limits::default();
+        let reports = [
+            solve(&game, &limits, &mut tables),
+            solve_alone(&game, &limits, &mut tables, Tactic::Full),
+        ];
         let text = board.to_text();
+        for report in reports {
+            match won {
+                true => {
+                    assert_eq!(report.verdict, Verdict::Won, "{text}");
+                    assert_eq!(replay(rules, &board, &report.moves), Replay::Won, "{text}");
+                }
+                false => assert_eq!(report.verdict, Verdict::Lost, "{text}"),
+            }
+        }
         match won {
-            true => {
-                assert_eq!(report.verdict, Verdict::Won, "{text}");
-                assert_eq!(replay(rules, &board, &report.moves), Replay::Won, "{text}");
-                counts.0 += 1;
-            }
-            false => {
-                assert_eq!(report.verdict, Verdict::Lost, "{text}");
-                counts.1 += 1;
-            }
+            true => counts.0 += 1,
+            false => counts.1 += 1,
         }
     }
     counts

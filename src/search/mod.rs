@@ -29,7 +29,9 @@
 //! - A *round* is one turn of each task, in order.
 //! - A *table* ([`Table`]) holds the positions an attempt has met, by
 //!   exact key, within a cap in bytes: the tasks of a thread split the
-//!   thread's part of `--memory` among their tables.
+//!   thread's part of `--memory` among their tables. A position is met
+//!   already when its key is there, or a key that *covers* it
+//!   ([`TableKey::covers`]): one whose position wins in as many moves.
 //! - *Room* is what an attempt may take besides its table (a walk's path,
 //!   best-first search's queue and expanded positions, a beam's depth):
 //!   its table's share of the memory, or [`Limits::room_floor`] if that is
@@ -93,7 +95,7 @@ mod tree;
 mod walk;
 mod workers;
 
-pub use crate::key::{SpareBitKey, TableKey};
+pub use crate::key::{SpareBitKey, TableKey, TalonKey};
 pub use limits::{DEFAULT_MEMORY, DEFAULT_ROOM_FLOOR, Limits, Progress, Report, Stop, Verdict};
 pub use plan::{Plan, Planned, Tactic, same_level};
 pub use table::{Table, Tables};

@@ -58,6 +58,11 @@ pub struct Table<K: TableKey> {
     /// Whether fresh memory is first touched on the rayon pool (see
     /// [`Tables::in_pool`]).
     pooled: bool,
+    /// Whether a hit is the key itself only, not a key that covers it:
+    /// for the narrowed tactics, whose moves hang on more than the rules
+    /// (a stock window on the cursor), so that a position does not play
+    /// all that the positions it covers play.
+    exact: bool,
 }
 
 impl<K: TableKey> Table<K> {
@@ -77,6 +82,7 @@ impl<K: TableKey> Table<K> {
             forgot: false,
             cap: max_bytes,
             pooled: false,
+            exact: false,
         }
     }
 
@@ -111,6 +117,13 @@ impl<K: TableKey> Table<K> {
             pooled: self.pooled,
             ..Table::new(self.cap)
         };
+    }
+
+    /// Says whether a hit is the key itself only (see the field), for a
+    /// table emptied for a new search.
+    pub fn set_exact(&mut self, exact: bool) {
+        debug_assert!(self.len == 0, "a table changes its hits only when empty");
+        self.exact = exact;
     }
 
     /// Empties the table for a new search, with room for about as many
@@ -152,7 +165,8 @@ impl<K: TableKey> Table<K> {
         self.active = active;
     }
 
-    /// Records `key`; `false` if it was already there.
+    /// Records `key`; `false` if it, or (unless the table is exact) a key
+    /// that covers it ([`TableKey::covers`]), was already there.
     #[inline]
     pub fn insert(&mut self, key: K) -> bool {
         self.insert_hashed(key, key.table_hash())
@@ -166,12 +180,12 @@ impl<K: TableKey> Table<K> {
         debug_assert!(key != K::EMPTY && hash == key.table_hash());
         let home = self.home_of(hash);
         for probe in 0..PROBES {
-            let slot = &mut self.slots[home + probe];
-            if slot.same(&key) {
+            let slot = self.slots[home + probe];
+            if self.hits(&slot, &key) {
                 return false;
             }
             if slot.same(&K::EMPTY) {
-                *slot = key;
+                self.slots[home + probe] = key;
                 self.len += 1;
                 self.peak = self.peak.max(self.len);
                 if self.len * 2 > self.active {
@@ -198,13 +212,22 @@ impl<K: TableKey> Table<K> {
         hash
     }
 
-    /// Whether `key` is in the table.
+    /// Whether `key` is in the table, or (unless it is exact) a key that
+    /// covers it.
     pub fn contains(&self, key: K) -> bool {
         let home = self.home(key);
         (0..PROBES)
             .map(|probe| self.slots[home + probe])
             .take_while(|slot| !slot.same(&K::EMPTY))
-            .any(|slot| slot.same(&key))
+            .any(|slot| self.hits(&slot, &key))
+    }
+
+    #[inline]
+    fn hits(&self, slot: &K, key: &K) -> bool {
+        match self.exact {
+            true => slot.same(key),
+            false => slot.covers(key),
+        }
     }
 
     #[inline]

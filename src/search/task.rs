@@ -124,6 +124,7 @@ impl<G: Game> Task<G> {
             let root = search.game.initial();
             let key = search.game.key(&root);
             table.clear();
+            table.set_exact(matches!(self.tactic, Tactic::Narrowed(_) | Tactic::Beam(_)));
             table.insert(key);
             match self.tactic {
                 Tactic::BestFirst => Attempt::BestFirst(BestFirst::new(root, room)),

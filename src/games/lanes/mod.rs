@@ -22,6 +22,15 @@
 //! cannot win are not searched below. Raglan's rule J (the card just moved
 //! stays where it is for a move) saved too few positions here to carry an
 //! argument that leans on the table (`docs/tuning.md`).
+//!
+//! Nor is a position searched whose key another searched one covers: the
+//! same tableau and talon cards with a stronger talon, a redeal left or
+//! the cursor further back ([`talon::strength`]), wins in as many moves or
+//! fewer. So if a search ends without a win from a winnable start, take a
+//! searched winnable position of least cost (the fewest moves of a line
+//! that wins from it): its moves include one to a cheaper winnable
+//! position (a safe move home keeps a line no longer), which was searched,
+//! or is covered by a searched one no dearer; a contradiction.
 
 mod dead_end;
 
@@ -38,12 +47,13 @@ use crate::games::sort_best_first;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::lanes::LanesRules;
-use crate::search::{Plan, Planned};
+use crate::search::{Plan, Planned, TalonKey};
 
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
-pub const PRUNING: &str = "all but a safe move home, all but one empty pile, and positions \
-    from which even a game that never loses a place to build or a card it reached cannot win";
+pub const PRUNING: &str = "all but a safe move home, all but one empty pile, positions \
+    from which even a game that never loses a place to build or a card it reached cannot win, \
+    and positions whose tableau and talon cards were searched with a redeal or draws to spare";
 
 pub const LAYOUT: Layout = Layout {
     decks: 1,
@@ -172,7 +182,7 @@ impl Planned for Lanes {
 impl Game for Lanes {
     const ACYCLIC: bool = false;
     type State = State;
-    type Key = [u64; 3];
+    type Key = TalonKey<3>;
     type Move = Step;
 
     fn new(board: &Board) -> Result<Lanes, BoardError> {
@@ -203,23 +213,24 @@ impl Game for Lanes {
     /// The six pile codes sorted (positions that differ only in the order
     /// of the piles are one position), each split as Raglan's are
     /// ([`PileCode::packed`]): the fixed parts (12 bits each), then the
-    /// talon's mask (52); then the cursor (6), the redeals left (1) and
-    /// the runs' suit bits one after the other (at most 52, one a run
-    /// card) under a top bit that is always set, so no key is the table's
-    /// empty slot. The foundations are left out: every card not on the
-    /// tableau or in the talon is home. Three words, exact, where whole
-    /// codes took four.
-    fn key(&self, state: &State) -> [u64; 3] {
+    /// talon's mask (52); then the runs' suit bits one after the other
+    /// (at most 52, one a run card), the talon's strength (10 bits: the
+    /// cursor and the redeals left, see [`talon::strength`]) and a top bit
+    /// that is always set, so no key is the table's empty slot. The
+    /// foundations are left out: every card not on the tableau or in the
+    /// talon is home. Three words, exact, where whole codes took four; a
+    /// key covers the same position with a weaker talon.
+    fn key(&self, state: &State) -> TalonKey<3> {
         let mut codes = state.piles;
         codes.sort_unstable();
         let (heads, suits) = alternating::split_codes(&codes);
         debug_assert!(state.talon < 1 << 52 && state.redeals < 2);
-        let turn = state.cursor as u64 | (state.redeals as u64) << 6;
-        [
+        let words = [
             heads[..5].iter().fold(0, |word, head| word | head),
             heads[5] | state.talon << 12,
-            turn | suits << 7 | 1 << 63,
-        ]
+            suits | 1 << 63,
+        ];
+        TalonKey::new(words, talon::strength(state.cursor, state.redeals))
     }
 
     fn is_won(&self, state: &State) -> bool {
@@ -388,6 +399,7 @@ mod tests {
         Picks, assert_won_within, keys_match_positions, narrowed_moves, verdicts_agree,
         within_window,
     };
+    use crate::key::TableKey;
     use crate::reference::{in_pile_order, plain_search_by};
 
     /// A late position of deal `n`: each suit home to a rank from 4 to 9,
@@ -446,6 +458,78 @@ mod tests {
             plain_search_by(rules, board, 30_000, in_pile_order)
         });
         assert!(won > 100 && lost > 40, "won {won}, lost {lost}");
+    }
+
+    /// Late positions with a waste and, half of them, a redeal left: the
+    /// talon's strength then differs between positions with the same
+    /// cards, and a table hit by a key that does not cover the position
+    /// (a weaker talon taken for a stronger) loses wins, which this finds.
+    #[test]
+    fn verdicts_with_a_waste_and_a_redeal_agree_with_a_plain_search() {
+        let rules = &LanesRules;
+        let boards = (1..=150).map(|n| {
+            let mut board = late_position(n);
+            let mut picks = Picks::new(n + 1000);
+            let stock = board.stock.as_mut().expect("a late position has a stock");
+            let waste = stock.drain(..picks.below(stock.len() + 1)).collect();
+            board.waste = Some(waste);
+            board.redeals = Some(picks.below(2) as u8);
+            board
+        });
+        let (won, lost) = verdicts_agree::<Lanes>(rules, boards, 1 << 24, |board| {
+            plain_search_by(rules, board, 30_000, in_pile_order)
+        });
+        assert!(won > 60 && lost > 20, "won {won}, lost {lost}");
+    }
+
+    /// Of two late positions with the same cards in the same places, the
+    /// one whose key covers the other's (a redeal left, or the same
+    /// redeals and a shorter waste) is won whenever the other is, by the
+    /// reference rules' plain search; and some covered ones are lost where
+    /// the covering one is won, so covering goes one way only.
+    #[test]
+    fn a_covering_talon_wins_whenever_the_covered_one_does() {
+        let rules = &LanesRules;
+        let (mut pairs, mut one_way) = (0, 0);
+        for n in 1..=400 {
+            let board = late_position(n);
+            let talon = board.stock.clone().expect("a late position has a stock");
+            let mut picks = Picks::new(n);
+            let mut variant = || {
+                let mut board = board.clone();
+                let at = picks.below(talon.len() + 1);
+                board.waste = Some(talon[..at].to_vec());
+                board.stock = Some(talon[at..].to_vec());
+                board.redeals = Some(picks.below(2) as u8);
+                board
+            };
+            let (a, b) = (variant(), variant());
+            let key = |board: &Board| {
+                let game = Lanes::new(board).unwrap();
+                game.key(&game.initial())
+            };
+            let (strong, weak) = match (key(&a).covers(&key(&b)), key(&b).covers(&key(&a))) {
+                (true, false) => (a, b),
+                (false, true) => (b, a),
+                _ => continue,
+            };
+            let won = |board: &Board| plain_search_by(rules, board, 30_000, in_pile_order);
+            let (Some(strong_won), Some(weak_won)) = (won(&strong), won(&weak)) else {
+                continue;
+            };
+            assert!(
+                strong_won || !weak_won,
+                "{}\n{}",
+                strong.to_text(),
+                weak.to_text()
+            );
+            pairs += 1;
+            one_way += (strong_won && !weak_won) as u32;
+        }
+        assert!(
+            pairs > 200 && one_way > 5,
+            "{pairs} pairs, {one_way} one way"
+        );
     }
 
     /// Along play from numbered deals, two positions with the same key are

@@ -48,6 +48,8 @@ enum Read {
     Empty,
     /// The key, with the guard it was read under.
     Same(u64),
+    /// Another key that covers it ([`TableKey::covers`]), with its guard.
+    Covered(u64),
     Other,
     /// A writer held it, or it changed while it was read.
     Torn,
@@ -163,10 +165,16 @@ impl<K: TableKey> Slots<K> {
         match self.snapshot(slot) {
             Err(true) => Read::Empty,
             Err(false) => Read::Torn,
-            Ok((words, guard)) if (0..K::WORDS).all(|i| words[i] == key.word(i)) => {
-                Read::Same(guard)
+            Ok((words, guard)) => {
+                let there = K::from_words(&words[..K::WORDS]);
+                if there.same(key) {
+                    Read::Same(guard)
+                } else if there.covers(key) {
+                    Read::Covered(guard)
+                } else {
+                    Read::Other
+                }
             }
-            Ok(_) => Read::Other,
         }
     }
 
@@ -228,11 +236,12 @@ impl<K: TableKey> Slots<K> {
         home..home + PROBES
     }
 
-    /// What the table knows of `key`, without storing it.
+    /// What the table knows of `key`, or of a key that covers it, without
+    /// storing it.
     pub(super) fn find(&self, key: &K, hash: u64) -> Option<Visit> {
         for slot in self.window(hash) {
             match self.settled(slot, key) {
-                Read::Same(guard) => return Some(Self::visit_of(guard)),
+                Read::Same(guard) | Read::Covered(guard) => return Some(Self::visit_of(guard)),
                 Read::Empty => return None,
                 Read::Other | Read::Torn => {}
             }
@@ -240,7 +249,8 @@ impl<K: TableKey> Slots<K> {
         None
     }
 
-    /// Stores `key` unless it is there; says what was there, and whether
+    /// Stores `key` unless it, or a key that covers it, is there; says
+    /// what was there, and whether
     /// it filled an empty slot. Where every slot it may take is held by
     /// others, it takes the first of them (`forgot` is then set).
     pub(super) fn visit(
@@ -258,7 +268,9 @@ impl<K: TableKey> Slots<K> {
                             return (Visit::Fresh, true);
                         }
                     }
-                    Read::Same(guard) => return (Self::visit_of(guard), false),
+                    Read::Same(guard) | Read::Covered(guard) => {
+                        return (Self::visit_of(guard), false);
+                    }
                     Read::Other | Read::Torn => break,
                 }
             }
@@ -287,7 +299,9 @@ impl<K: TableKey> Slots<K> {
                     return;
                 }
                 Read::Empty => return,
-                Read::Other | Read::Torn => {}
+                // Finished is said of the key's own slot: a stronger key
+                // may be another walk's, still being searched.
+                Read::Covered(_) | Read::Other | Read::Torn => {}
             }
         }
     }
