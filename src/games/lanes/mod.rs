@@ -437,11 +437,11 @@ mod tests {
         board
     }
 
-    /// Three of the slowest wins of the record of deals 1..1000
-    /// (`results/lanes.csv`: 4.6, 4.0 and 2.4 s) are won within a million
-    /// positions each, as the beams win them (314k to 385k when written;
-    /// the walks alone, sharing the rounds, would take over 6M), and the
-    /// wins replay.
+    /// Three of the slowest wins of deals 1..1000 at commit 695269e (4.6,
+    /// 4.0 and 2.4 s on two threads) are won within a million positions
+    /// each, as the beams win them (314k to 385k when written; the walks
+    /// alone, sharing the rounds, would take over 6M), and the wins
+    /// replay.
     #[test]
     fn the_beams_win_hard_deals_fast() {
         let deals = [383, 522, 963];
