@@ -454,21 +454,14 @@ mod tests {
     /// reference rules, won and lost alike, and its wins replay.
     #[test]
     fn verdicts_of_late_positions_agree_with_a_plain_search() {
-        let rules = &LanesRules;
-        let boards = (1..=200).map(late_position);
-        let (won, lost) = verdicts_agree::<Lanes>(rules, boards, 1 << 24, |board| {
-            plain_search_by(rules, board, 30_000, in_pile_order)
-        });
+        let (won, lost) = agree_with_a_plain_search((1..=200).map(late_position));
         assert!(won > 100 && lost > 40, "won {won}, lost {lost}");
     }
 
-    /// Late positions with a waste and, half of them, a redeal left: the
-    /// talon's strength then differs between positions with the same
-    /// cards, and a table hit by a key that does not cover the position
-    /// (a weaker talon taken for a stronger) loses wins, which this finds.
+    /// The same with a waste and, half of them, a redeal left, so that the
+    /// talon's strength, which keys compare, varies too.
     #[test]
     fn verdicts_with_a_waste_and_a_redeal_agree_with_a_plain_search() {
-        let rules = &LanesRules;
         let boards = (1..=150).map(|n| {
             let mut board = late_position(n);
             let mut picks = Picks::new(n + 1000);
@@ -478,10 +471,17 @@ mod tests {
             board.redeals = Some(picks.below(2) as u8);
             board
         });
-        let (won, lost) = verdicts_agree::<Lanes>(rules, boards, 1 << 24, |board| {
-            plain_search_by(rules, board, 30_000, in_pile_order)
-        });
+        let (won, lost) = agree_with_a_plain_search(boards);
         assert!(won > 60 && lost > 20, "won {won}, lost {lost}");
+    }
+
+    /// [`verdicts_agree`] with the reference rules' plain search of up to
+    /// 30,000 positions as the judge: the boards won and lost.
+    fn agree_with_a_plain_search(boards: impl Iterator<Item = Board>) -> (u32, u32) {
+        let rules = &LanesRules;
+        verdicts_agree::<Lanes>(rules, boards, 1 << 24, |board| {
+            plain_search_by(rules, board, 30_000, in_pile_order)
+        })
     }
 
     /// Of two late positions with the same cards in the same places, the
