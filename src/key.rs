@@ -129,11 +129,12 @@ impl<const N: usize> TableKey for [u64; N] {
 /// A key whose last word holds, in bits [`TalonKey::STRENGTH_AT`] to 62,
 /// how much the position's talon can still reach, a strength that only
 /// the game's argument orders (see `games::talon::strength`): of two keys
-/// that differ only there, the stronger covers the other. The games with a
-/// stock key so: a talon with more redeals left, or the same cards with the
-/// cursor further back, plays every card the other can, to the same
-/// position. The hash leaves the strength out, so that a position's covers
-/// lie in its window of the table.
+/// that differ only there, the stronger covers the other. Lanes keys so: a
+/// talon with more redeals left, or the same cards with the cursor further
+/// back, plays every card the other can, to the same position. (Rows of
+/// Four and Alexandria measured no better so: `docs/tuning.md`.) The hash
+/// leaves the strength out, so that a position's covers lie in its window
+/// of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TalonKey<const N: usize>([u64; N]);
 
