@@ -437,6 +437,16 @@ mod tests {
         board
     }
 
+    /// `board`, a late position, with the first cards of its stock, as
+    /// many as `picks` says, dealt to the waste, and a redeal left or not.
+    fn with_waste(mut board: Board, picks: &mut Picks) -> Board {
+        let stock = board.stock.as_mut().expect("a late position has a stock");
+        let waste = stock.drain(..picks.below(stock.len() + 1)).collect();
+        board.waste = Some(waste);
+        board.redeals = Some(picks.below(2) as u8);
+        board
+    }
+
     /// Three of the slowest wins of deals 1..1000 at commit 695269e (4.6,
     /// 4.0 and 2.4 s on two threads) are won within a million positions
     /// each, as the beams win them (314k to 385k when written; the walks
@@ -462,15 +472,7 @@ mod tests {
     /// talon's strength, which keys compare, varies too.
     #[test]
     fn verdicts_with_a_waste_and_a_redeal_agree_with_a_plain_search() {
-        let boards = (1..=150).map(|n| {
-            let mut board = late_position(n);
-            let mut picks = Picks::new(n + 1000);
-            let stock = board.stock.as_mut().expect("a late position has a stock");
-            let waste = stock.drain(..picks.below(stock.len() + 1)).collect();
-            board.waste = Some(waste);
-            board.redeals = Some(picks.below(2) as u8);
-            board
-        });
+        let boards = (1..=150).map(|n| with_waste(late_position(n), &mut Picks::new(n + 1000)));
         let (won, lost) = agree_with_a_plain_search(boards);
         assert!(won > 60 && lost > 20, "won {won}, lost {lost}");
     }
@@ -495,17 +497,11 @@ mod tests {
         let (mut pairs, mut one_way) = (0, 0);
         for n in 1..=400 {
             let board = late_position(n);
-            let talon = board.stock.clone().expect("a late position has a stock");
             let mut picks = Picks::new(n);
-            let mut variant = || {
-                let mut board = board.clone();
-                let at = picks.below(talon.len() + 1);
-                board.waste = Some(talon[..at].to_vec());
-                board.stock = Some(talon[at..].to_vec());
-                board.redeals = Some(picks.below(2) as u8);
-                board
-            };
-            let (a, b) = (variant(), variant());
+            let (a, b) = (
+                with_waste(board.clone(), &mut picks),
+                with_waste(board, &mut picks),
+            );
             let key = |board: &Board| {
                 let game = Lanes::new(board).unwrap();
                 game.key(&game.initial())

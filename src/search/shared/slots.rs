@@ -165,14 +165,14 @@ impl<K: TableKey> Slots<K> {
         match self.snapshot(slot) {
             Err(true) => Read::Empty,
             Err(false) => Read::Torn,
+            // Covering first: most reads meet another position, which one
+            // comparison tells (for keys that cover only themselves).
             Ok((words, guard)) => {
                 let there = K::from_words(&words[..K::WORDS]);
-                if there.same(key) {
-                    Read::Same(guard)
-                } else if there.covers(key) {
-                    Read::Covered(guard)
-                } else {
-                    Read::Other
+                match there.covers(key) {
+                    false => Read::Other,
+                    true if there.same(key) => Read::Same(guard),
+                    true => Read::Covered(guard),
                 }
             }
         }
@@ -250,9 +250,9 @@ impl<K: TableKey> Slots<K> {
     }
 
     /// Stores `key` unless it, or a key that covers it, is there; says
-    /// what was there, and whether
-    /// it filled an empty slot. Where every slot it may take is held by
-    /// others, it takes the first of them (`forgot` is then set).
+    /// what was there, and whether it filled an empty slot. Where every
+    /// slot it may take is held by others, it takes the first of them
+    /// (`forgot` is then set).
     pub(super) fn visit(
         &self,
         key: &K,
