@@ -18,8 +18,8 @@
 //! which goes home without a draw, and for the stock's next card, whose
 //! one draw buries nothing), and all but one empty pile and a lone
 //! card to an empty pile (the same positions up to the order of the
-//! piles, which the key ignores). Positions [`dead_end`]'s relaxed game
-//! cannot win are not searched below. Raglan's rule J (the card just moved
+//! piles, which the key ignores). Positions where no pile can ever be the
+//! first emptied ([`dead_end`]) are not searched below. Raglan's rule J (the card just moved
 //! stays where it is for a move) saved too few positions here to carry an
 //! argument that leans on the table (`docs/tuning.md`).
 //!
@@ -52,7 +52,8 @@ use crate::search::{Plan, Planned, TalonKey};
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
 pub const PRUNING: &str = "all but a safe move home, all but one empty pile, positions \
-    from which even a game that never loses a place to build or a card it reached cannot win, \
+    where no pile can be emptied (even in a game that never loses a place to build or a card \
+    it reached, each card moved taking a place of its own), \
     and positions whose tableau and talon cards were searched with a redeal or draws to spare";
 
 pub const LAYOUT: Layout = Layout {
