@@ -68,8 +68,7 @@ pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
     if state.tops.contains(&NO_CARD) {
         return false;
     }
-    let relaxed = Relaxed::play(game, state);
-    !(0..PILES).any(|p| relaxed.clears(p) && relaxed.has_room(p))
+    Relaxed::play(game, state).is_some()
 }
 
 /// The most the relaxed game reaches before a pile is empty.
@@ -84,7 +83,10 @@ struct Relaxed {
 }
 
 impl Relaxed {
-    fn play(game: &Lanes, state: &State) -> Relaxed {
+    /// The relaxed game played to its end, or `None` as soon as some pile
+    /// could be the first emptied: a pile that has room keeps it as the
+    /// game goes on, since cards only go home and bases only appear.
+    fn play(game: &Lanes, state: &State) -> Option<Relaxed> {
         // The piles and, in the last pass, the waste: each a stack, bottom
         // first, of which `len` cards have not left.
         let mut stacks = [[0u8; Card::COUNT]; PILES + 1];
@@ -101,6 +103,9 @@ impl Relaxed {
         for (suit, &rank) in state.home.iter().enumerate() {
             home |= ((1 << rank) - 1) << (13 * suit);
         }
+        // The cards that have left their place, home or to a pile, and
+        // those that have been a pile's top.
+        let (mut left, mut tableau): (Cards, Cards) = (home, 0);
         let talon = state.talon as u128;
         let open = match state.redeals {
             0 => talon::stock(talon, state.cursor),
@@ -114,11 +119,8 @@ impl Relaxed {
             stacks[PILES][len[PILES]] = game.talon.card(t).index() as u8;
             len[PILES] += 1;
         }
-        // The cards that have left their place, home or to a pile.
-        let mut left: Cards = home;
-        // The cards that have been a pile's top, and those the relaxed game
-        // has moved to a pile.
-        let (mut tableau, mut moved): (Cards, Cards) = (0, 0);
+        // The cards the relaxed game has moved to a pile.
+        let mut moved: Cards = 0;
         // The cards that may be built on a card of `tableau`, and the part of
         // `tableau` they were worked out from.
         let (mut builds, mut counted): (Cards, Cards) = (0, 0);
@@ -155,17 +157,22 @@ impl Relaxed {
                 if moving == 0 {
                     break;
                 }
-                (moved, left, tableau) = (moved | moving, left | moving, tableau | moving);
+                moved |= moving;
+                left |= moving;
+                tableau |= moving;
+            }
+            let relaxed = Relaxed {
+                piles,
+                home,
+                left,
+                tableau,
+            };
+            if (0..PILES).any(|p| relaxed.clears(p) && relaxed.has_room(p)) {
+                return None;
             }
             if (reachable, left) == before {
-                break;
+                return Some(relaxed);
             }
-        }
-        Relaxed {
-            piles,
-            home,
-            left,
-            tableau,
         }
     }
 
@@ -316,9 +323,9 @@ mod tests {
                 continue;
             };
             let game = Lanes::new(&board).unwrap();
-            let is_dead = cannot_win(&game, &game.initial());
             let relaxed = Relaxed::play(&game, &game.initial());
-            roomless += (is_dead && (0..PILES).any(|p| relaxed.clears(p))) as u32;
+            let is_dead = cannot_win(&game, &game.initial());
+            roomless += relaxed.is_some_and(|r| (0..PILES).any(|p| r.clears(p))) as u32;
             assert!(
                 !(winnable && is_dead),
                 "a winnable dead end:\n{}",
