@@ -75,6 +75,10 @@ const PILES: usize = 6;
 /// a full walk wanders among the many cards far down the stock it could
 /// play, and among moves that only rearrange.
 const WINDOWS: [u32; 3] = [5, 8, 12];
+/// How much earlier a move off a pile that buries a card going home next
+/// is tried, and how much later one onto it (`Lanes::order`): enough to
+/// put digging before any other move to a pile (`docs/tuning.md`).
+const DIG: i32 = 30;
 /// "One redeal (two passes)".
 const REDEALS: u8 = 1;
 /// The talon's most cards: every card but the Aces, on a typed board
@@ -142,10 +146,25 @@ impl Lanes {
         cards
     }
 
+    /// Which piles hold, among their starting cards under the top, a card
+    /// that goes home next. (Run cards too: the order cost more to work
+    /// out and won fewer deals of `bench lanes`.)
+    fn digs(&self, state: &State) -> [bool; PILES] {
+        std::array::from_fn(|p| {
+            let dealt = &self.start_cards[p][..state.piles[p].dealt_left()];
+            dealt.iter().any(|card| {
+                card.index() as u8 != state.tops[p]
+                    && state.home[card.suit().index()] + 1 == card.rank().get()
+            })
+        })
+    }
+
     /// How early a move is tried, highest first: home first, then moves
     /// that uncover a starting card, the waste's top, other builds, cards
-    /// drawn from the talon, and last a move to an empty pile.
-    fn order(state: &State, step: Step, waste_top: Option<u8>) -> i32 {
+    /// drawn from the talon, and last a move to an empty pile; a move off
+    /// a pile that buries a card going home next comes earlier (`digs`),
+    /// and one onto such a pile later.
+    fn order(state: &State, step: Step, waste_top: Option<u8>, digs: &[bool; PILES]) -> i32 {
         let Some(to) = step.to else {
             return 100;
         };
@@ -157,7 +176,8 @@ impl Lanes {
             From::Talon(t) if t >= state.cursor => 20,
             From::Talon(_) => 10,
         };
-        rank - 25 * onto_empty as i32
+        let digging = matches!(step.from, From::Pile(p) if digs[p as usize]);
+        rank - 25 * onto_empty as i32 + DIG * (digging as i32 - digs[to as usize] as i32)
     }
 }
 
@@ -331,8 +351,9 @@ impl Game for Lanes {
             }
         }
         if ask.ordered {
+            let digs = self.digs(state);
             sort_best_first(&mut out[start..], |step| {
-                Self::order(state, step, waste_top)
+                Self::order(state, step, waste_top, &digs)
             });
         }
     }
