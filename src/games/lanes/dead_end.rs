@@ -49,18 +49,24 @@ type Cards = u64;
 const SUIT: Cards = (1 << 13) - 1;
 
 /// For each card, the cards that may be built on it.
-const BUILT_ON_IT: [Cards; Card::COUNT] = {
+const BUILT_ON_IT: [Cards; Card::COUNT] = masks(&BUILT_ON);
+
+/// For each card, the cards it may be built on.
+const BASES_OF: [Cards; Card::COUNT] = masks(&BASES);
+
+/// Each card's pair of cards (none for `NO_BASE`) as a set.
+const fn masks(pairs: &[[u8; 2]; Card::COUNT]) -> [Cards; Card::COUNT] {
     let mut table = [0; Card::COUNT];
     let mut i = 0;
     while i < Card::COUNT {
-        let [a, b] = BUILT_ON[i];
+        let [a, b] = pairs[i];
         if (a as usize) < Card::COUNT {
             table[i] = 1 << a | 1 << b;
         }
         i += 1;
     }
     table
-};
+}
 
 /// Whether no line from `state` gets every card home (see the module).
 pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
@@ -210,19 +216,6 @@ const TWINS: [Cards; Card::COUNT] = {
     table
 };
 
-/// For each card, the cards it may be built on.
-const BASES_OF: [Cards; Card::COUNT] = {
-    let mut table = [0; Card::COUNT];
-    let mut i = 0;
-    while i < Card::COUNT {
-        let [a, b] = BASES[i];
-        if (a as usize) < Card::COUNT {
-            table[i] = 1 << a | 1 << b;
-        }
-        i += 1;
-    }
-    table
-};
 
 #[cfg(test)]
 mod tests {
