@@ -216,7 +216,6 @@ const TWINS: [Cards; Card::COUNT] = {
     table
 };
 
-
 #[cfg(test)]
 mod tests {
     use rand::seq::SliceRandom;
