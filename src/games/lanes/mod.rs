@@ -19,9 +19,10 @@
 //! one draw buries nothing), and all but one empty pile and a lone
 //! card to an empty pile (the same positions up to the order of the
 //! piles, which the key ignores). Positions where no pile can ever be the
-//! first emptied ([`dead_end`]) are not searched below. Raglan's rule J (the card just moved
-//! stays where it is for a move) saved too few positions here to carry an
-//! argument that leans on the table (`docs/tuning.md`).
+//! first emptied ([`dead_end`]) are not searched below. Raglan's rule J
+//! (the card just moved stays where it is for a move) saved too few
+//! positions here to carry an argument that leans on the table
+//! (`docs/tuning.md`).
 //!
 //! Nor is a position searched whose key another searched one covers: the
 //! same tableau and talon cards with a stronger talon, a redeal left or
@@ -115,6 +116,11 @@ impl State {
     fn waste_top(&self) -> Option<u8> {
         talon::waste_top(self.talon as u128, self.cursor)
     }
+
+    /// Whether `card` is the next of its suit to go home.
+    fn goes_home(&self, card: Card) -> bool {
+        self.home[card.suit().index()] + 1 == card.rank().get()
+    }
 }
 
 /// A card from a pile or the talon to its foundation or onto a pile.
@@ -155,7 +161,7 @@ impl Lanes {
             .find(|&t| {
                 let card = self.talon.card(t);
                 empty
-                    || state.home[card.suit().index()] + 1 == card.rank().get()
+                    || state.goes_home(card)
                     || BASES[card.index()]
                         .iter()
                         .any(|base| state.tops.contains(base))
@@ -169,10 +175,9 @@ impl Lanes {
     fn digs(&self, state: &State) -> [bool; PILES] {
         std::array::from_fn(|p| {
             let dealt = &self.start_cards[p][..state.piles[p].dealt_left()];
-            dealt.iter().any(|card| {
-                card.index() as u8 != state.tops[p]
-                    && state.home[card.suit().index()] + 1 == card.rank().get()
-            })
+            dealt
+                .iter()
+                .any(|card| card.index() as u8 != state.tops[p] && state.goes_home(*card))
         })
     }
 
@@ -335,13 +340,12 @@ impl Game for Lanes {
             k += 1;
         }
         let sources = &sources[..k];
-        let goes_home = |card: Card| state.home[card.suit().index()] + 1 == card.rank().get();
         // The free cards that can go home: tableau tops, the waste's top,
         // and the stock's next card, whose one draw leaves the waste as it
         // was once the card has gone home.
         let next_drawn = talon::next_drawn(talon, state.cursor);
         let mut homeward = sources.iter().filter(|&&(from, card)| {
-            goes_home(card)
+            state.goes_home(card)
                 && match from {
                     From::Pile(_) => true,
                     From::Talon(t) => Some(t) == waste_top || Some(t) == next_drawn,
@@ -359,7 +363,7 @@ impl Game for Lanes {
         }
         let start = out.len();
         for &(from, card) in sources {
-            if goes_home(card) {
+            if state.goes_home(card) {
                 out.push(Step { from, to: None });
             }
             for base in BASES[card.index()] {
@@ -595,9 +599,8 @@ mod tests {
     /// stock card past its window, none through the redeal while the stock
     /// has cards, unless no card of the window has a move (then the first
     /// further on that has one, and some are met), and a free card that
-    /// can go home alone. Along play that
-    /// follows the full search's first moves, with a deal's number picking
-    /// now and then another.
+    /// can go home alone. Along play that follows the full search's first
+    /// moves, with a deal's number picking now and then another.
     #[test]
     fn narrowed_moves_are_some_of_the_full_ones() {
         let mut left_out = [0; WINDOWS.len()];
