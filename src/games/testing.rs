@@ -87,8 +87,9 @@ pub(crate) fn narrowed_moves<G: Game>(
 }
 
 /// Along play from each of `games` (see [`along_play`]), each of the
-/// narrowed levels `1..=levels` offers only moves the full search offers;
-/// `check` sees each level's moves beside the full ones, with the level's
+/// narrowed levels `1..=levels` offers only moves the full search offers,
+/// and the next level up offers them too (a narrowed walk that ends
+/// without a win stands for the levels below it); `check` sees each level's moves beside the full ones, with the level's
 /// index (from 0). Returns how many moves each level left out in all,
 /// which the caller checks is not zero.
 pub(crate) fn narrowed_are_full<G: Game>(
@@ -101,11 +102,14 @@ pub(crate) fn narrowed_are_full<G: Game>(
     let mut left_out = vec![0; levels];
     for (n, game) in games.into_iter().enumerate() {
         along_play(&game, n as u64 + 1, steps, first, |state, full| {
+            let mut below = Vec::new();
             for (level, left) in left_out.iter_mut().enumerate() {
                 let moves = narrowed_moves(&game, state, None, level as u32 + 1);
                 assert!(moves.iter().all(|mv| full.contains(mv)), "game {n}");
+                assert!(below.iter().all(|mv| moves.contains(mv)), "game {n}");
                 *left += full.len() - moves.len();
                 check(&game, state, full, level, &moves);
+                below = moves;
             }
         });
     }

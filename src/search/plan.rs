@@ -111,6 +111,21 @@ impl Tactic {
             .collect()
     }
 
+    /// Whether a narrowed walk at `level` that ended without a win shows
+    /// this tactic cannot win either. The walk went through every position
+    /// that moves of its level reach (its table keeps each key exactly),
+    /// and the engine's moves at a level are some of those of any level
+    /// above: so a narrowed walk at `level` or below cannot win, nor a
+    /// beam whose moves and rollouts are of such a level, as all its lines
+    /// are lines of the walk.
+    pub(super) fn covered_by_narrowed(self, plan: &Plan, level: u32) -> bool {
+        match self {
+            Tactic::Narrowed(other) => other <= level,
+            Tactic::Beam(beam) => beam <= level && (plan.rollout_level)(beam) <= level,
+            Tactic::BestFirst | Tactic::Full => false,
+        }
+    }
+
     /// How many times the turn's budget this tactic's turns get.
     pub(super) fn weight(self, plan: &Plan) -> u64 {
         match self {
@@ -118,5 +133,30 @@ impl Tactic {
             Tactic::Beam(_) => plan.beam_weight,
             Tactic::Narrowed(_) | Tactic::Full => 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A beam is covered once a narrowed walk at its level and its
+    /// rollouts' level has ended, and not before; the walks are never.
+    #[test]
+    fn a_narrowed_walk_covers_the_lower_levels_and_their_beams() {
+        const fn one_up(level: u32) -> u32 {
+            level + 1
+        }
+        let plan = Plan {
+            rollout_level: one_up,
+            ..Plan::FULL_WALK
+        };
+        assert!(Tactic::Narrowed(2).covered_by_narrowed(&plan, 2));
+        assert!(!Tactic::Narrowed(3).covered_by_narrowed(&plan, 2));
+        assert!(!Tactic::Beam(2).covered_by_narrowed(&plan, 2));
+        assert!(Tactic::Beam(2).covered_by_narrowed(&plan, 3));
+        assert!(Tactic::Beam(2).covered_by_narrowed(&Plan::FULL_WALK, 2));
+        assert!(!Tactic::Full.covered_by_narrowed(&plan, 9));
+        assert!(!Tactic::BestFirst.covered_by_narrowed(&plan, 9));
     }
 }

@@ -7,10 +7,11 @@
 //! [`Plan::growth_by_round`], every turn of a round has the same and the
 //! next round [`TURN_GROWTH`] times as much. A task whose attempt ends
 //! without a verdict leaves the schedule once the round is over (a
-//! narrowed walk with the narrower ones, see [`narrower`]), and the tasks
-//! left share its table (see [`super::memory`]). An exhaustive attempt
-//! that runs out of room gives its place to a full walk, or, if it is the
-//! full walk, leaves the search unable to prove a loss.
+//! narrowed walk with the narrower ones and the beams it covers, see
+//! [`narrower`]), and the tasks left share its table (see
+//! [`super::memory`]). An exhaustive attempt that runs out of room gives
+//! its place to a full walk, or, if it is the full walk, leaves the search
+//! unable to prove a loss.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -91,7 +92,7 @@ pub(super) fn take_turns<G: Game>(
                         tables,
                         &mut scheduler.memory,
                         Some(workers),
-                        narrower(level),
+                        narrower(plan, level),
                     );
                 }
                 // This thread's own tables are no longer used: the shared
@@ -163,10 +164,10 @@ pub(super) fn take_turns<G: Game>(
 /// of their own.
 pub(super) const PARALLEL_BEAM_FROM: u64 = 1_000_000;
 
-/// The narrowed walks at `level` or narrower: once a walk at `level` ends
-/// without a win, none of them can win either.
-fn narrower(level: u32) -> impl Fn(Tactic) -> bool {
-    move |kept| matches!(kept, Tactic::Narrowed(other) if other <= level)
+/// The tactics a narrowed walk at `level` that ended without a win shows
+/// cannot win (see [`Tactic::covered_by_narrowed`]).
+fn narrower(plan: &Plan, level: u32) -> impl Fn(Tactic) -> bool + '_ {
+    move |kept| kept.covered_by_narrowed(plan, level)
 }
 
 /// The budget of each turn of a round of `tasks` whose first turn has
@@ -401,7 +402,9 @@ impl<'a, G: Game> Scheduler<'a, G> {
                         workers.narrowed_ended.fetch_max(level, Ordering::Relaxed);
                     }
                     let ended = tasks.iter().map(|task| task.tactic);
-                    ended.filter(|&t| narrower(level)(t)).collect()
+                    ended
+                        .filter(|&t| narrower(self.search.plan, level)(t))
+                        .collect()
                 }
                 Tactic::Full if task.shared => {
                     if workers.expect("a shared walk has workers").walk_ended() {

@@ -206,7 +206,8 @@ impl Lanes {
 /// What the search runs for Lanes: the full walk, walks narrowed at
 /// levels 1 to 3 (see `WINDOWS`), and beams at levels 2 and 3 taking turns
 /// with it; a tactic that ends without a win is dropped (a narrowed walk
-/// with the narrower ones), so on a lost deal the full walk is soon alone.
+/// with the narrower ones and the beams at its level or below), so on a
+/// lost deal the full walk is soon alone.
 /// The first turn is small because most deals are won by a narrowed walk's
 /// first few thousand positions. Every tactic of a round has the same
 /// budget: the hard wins come from any of them, a narrowed walk's in one
@@ -595,11 +596,13 @@ mod tests {
         assert!(merged > 1000, "only {merged} positions met twice");
     }
 
-    /// Each narrowed walk offers only moves the full search offers: no
-    /// stock card past its window, none through the redeal while the stock
-    /// has cards, unless no card of the window has a move (then the first
-    /// further on that has one, and some are met), and a free card that
-    /// can go home alone. Along play that follows the full search's first
+    /// Each narrowed walk offers only moves the full search offers, and
+    /// the next level up offers them too (a narrowed walk that ends
+    /// without a win stands for the levels below it): no stock card past
+    /// its window, none through the redeal while the stock has cards,
+    /// unless no card of the window has a move (then the first further on
+    /// that has one, and some are met), and a free card that can go home
+    /// alone. Along play that follows the full search's first
     /// moves, with a deal's number picking now and then another.
     #[test]
     fn narrowed_moves_are_some_of_the_full_ones() {
@@ -630,9 +633,11 @@ mod tests {
                         From::Pile(_) => None,
                     })
                     .collect();
+                let mut below = Vec::new();
                 for (level, &window) in WINDOWS.iter().enumerate() {
                     let moves = narrowed_moves(&game, &state, None, level as u32 + 1);
                     assert!(moves.iter().all(|s| full.contains(s)), "deal {n}");
+                    assert!(below.iter().all(|s| moves.contains(s)), "deal {n}");
                     left_out[level] += full.len() - moves.len();
                     // With no card of the window played, the first one further on.
                     let near = played.iter().any(|&t| {
@@ -659,6 +664,7 @@ mod tests {
                         assert_eq!(moves.len(), 1, "deal {n}");
                         assert_eq!(moves[0].to, None, "deal {n}");
                     }
+                    below = moves;
                 }
                 let pick = (n * 7 + step * 13) % 5;
                 let pick = if pick == 0 {
