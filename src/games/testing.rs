@@ -89,9 +89,10 @@ pub(crate) fn narrowed_moves<G: Game>(
 /// Along play from each of `games` (see [`along_play`]), each of the
 /// narrowed levels `1..=levels` offers only moves the full search offers,
 /// and the next level up offers them too (a narrowed walk that ends
-/// without a win stands for the levels below it); `check` sees each level's moves beside the full ones, with the level's
-/// index (from 0). Returns how many moves each level left out in all,
-/// which the caller checks is not zero.
+/// without a win stands for the levels below it); `check` sees each
+/// level's moves beside the full ones, with the level's index (from 0).
+/// Returns how many moves each level left out in all, which the caller
+/// checks is not zero.
 pub(crate) fn narrowed_are_full<G: Game>(
     games: impl IntoIterator<Item = G>,
     steps: usize,

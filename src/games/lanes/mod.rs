@@ -602,8 +602,8 @@ mod tests {
     /// its window, none through the redeal while the stock has cards,
     /// unless no card of the window has a move (then the first further on
     /// that has one, and some are met), and a free card that can go home
-    /// alone. Along play that follows the full search's first
-    /// moves, with a deal's number picking now and then another.
+    /// alone. Along play that follows the full search's first moves, with
+    /// a deal's number picking now and then another.
     #[test]
     fn narrowed_moves_are_some_of_the_full_ones() {
         let mut left_out = [0; WINDOWS.len()];
