@@ -77,13 +77,8 @@ pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
     // A pile of one card that can leave at once, home or onto another
     // pile's top, is cleared with room by the relaxed game's first step:
     // the answer without the work of setting that game up.
-    let leaves = |card: u8| {
-        state.goes_home(Card::from_index(card as usize))
-            || BASES[card as usize]
-                .iter()
-                .any(|base| state.tops.contains(base))
-    };
-    if (0..PILES).any(|p| state.piles[p].cards() == 1 && leaves(state.tops[p])) {
+    let lone = |p: usize| state.piles[p].cards() == 1;
+    if (0..PILES).any(|p| lone(p) && state.has_place(Card::from_index(state.tops[p] as usize))) {
         return false;
     }
     Relaxed::play(game, state).is_some()

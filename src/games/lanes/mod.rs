@@ -121,6 +121,15 @@ impl State {
     fn goes_home(&self, card: Card) -> bool {
         self.home[card.suit().index()] + 1 == card.rank().get()
     }
+
+    /// Whether `card`, once free, has somewhere to go now but an empty
+    /// pile: home, or onto a pile's top.
+    fn has_place(&self, card: Card) -> bool {
+        self.goes_home(card)
+            || BASES[card.index()]
+                .iter()
+                .any(|base| self.tops.contains(base))
+    }
 }
 
 /// A card from a pile or the talon to its foundation or onto a pile.
@@ -158,14 +167,7 @@ impl Lanes {
     /// (home, onto a pile's top, or to an empty pile), as a mask.
     fn first_playable(&self, state: &State, places: u64, empty: bool) -> u64 {
         talon::places(places as u128)
-            .find(|&t| {
-                let card = self.talon.card(t);
-                empty
-                    || state.goes_home(card)
-                    || BASES[card.index()]
-                        .iter()
-                        .any(|base| state.tops.contains(base))
-            })
+            .find(|&t| empty || state.has_place(self.talon.card(t)))
             .map_or(0, |t| 1 << t)
     }
 
