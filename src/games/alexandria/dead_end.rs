@@ -224,28 +224,53 @@ impl Alexandria {
     /// find, and the check, which needs no pile's run written out, takes a
     /// fraction of the test's time.
     fn none_bound(&self, state: &State) -> bool {
+        let landings = self.landing_cards(state);
+        let waste = state.talon & !talon::stock(state.talon, state.cursor);
+        talon::places(waste).all(|t| lands(landings, self.talon.card(t)))
+            && (0..PILES).all(|p| {
+                let dealt = state.piles[p].dealt_left();
+                self.start_cards[p][..dealt]
+                    .iter()
+                    .all(|&card| lands(landings, card))
+            })
+    }
+
+    /// How many waste cards have no card they may lie on in the stock or
+    /// among the piles' starting cards and tops: cards that, as far as
+    /// that quick look tells, leave the waste only for home, and hold up
+    /// every card under them till then.
+    pub(super) fn bound_in_waste(&self, state: &State) -> u32 {
+        let landings = self.landing_cards(state);
+        let waste = state.talon & !talon::stock(state.talon, state.cursor);
+        talon::places(waste)
+            .filter(|&t| !lands(landings, self.talon.card(t)))
+            .count() as u32
+    }
+
+    /// The cards a stacked card may still lie on, at a quick look, a bit
+    /// each by [`Card::index`]: the stock's, the piles' starting cards
+    /// still there and the pile tops.
+    fn landing_cards(&self, state: &State) -> u64 {
         let stock = talon::stock(state.talon, state.cursor);
-        let mut lie_on = 0u64;
+        let mut cards = 0u64;
         for t in talon::places(stock) {
-            lie_on |= 1 << self.talon.card(t).index();
+            cards |= 1 << self.talon.card(t).index();
         }
         for p in 0..PILES {
             let dealt = state.piles[p].dealt_left();
             for card in &self.start_cards[p][..dealt] {
-                lie_on |= 1 << card.index();
+                cards |= 1 << card.index();
             }
             if state.tops[p] != NO_CARD {
-                lie_on |= 1 << state.tops[p];
+                cards |= 1 << state.tops[p];
             }
         }
-        let free = |card: Card| {
-            landings(card.index()).is_none_or(|[a, b]| lie_on >> a & 1 != 0 || lie_on >> b & 1 != 0)
-        };
-        let waste = state.talon & !stock;
-        talon::places(waste).all(|t| free(self.talon.card(t)))
-            && (0..PILES).all(|p| {
-                let dealt = state.piles[p].dealt_left();
-                self.start_cards[p][..dealt].iter().all(|&card| free(card))
-            })
+        cards
     }
+}
+
+/// Whether `card` is a King (an empty pile takes it) or may lie on one of
+/// `cards` (a mask of [`Alexandria::landing_cards`]).
+fn lands(cards: u64, card: Card) -> bool {
+    landings(card.index()).is_none_or(|[a, b]| cards >> a & 1 != 0 || cards >> b & 1 != 0)
 }

@@ -293,16 +293,21 @@ impl Game for Alexandria {
 
     /// Where a rollout ends (see `Alexandria::PLAN`): ten for each card
     /// home, three for each card gone from the talon, less five for each
-    /// card face down and two for each in the waste. Rollouts stop early
-    /// when the waste cannot be dealt off, so the weights reward what
-    /// keeps it short (the figures are in `docs/tuning.md`).
+    /// card face down, two for each in the waste and twelve more for each
+    /// there with nowhere to go but home ([`Alexandria::bound_in_waste`]).
+    /// Rollouts stop early when the waste cannot be dealt off, so the
+    /// weights reward what keeps it short and free (the figures are in
+    /// `docs/tuning.md`).
     fn score(&self, state: &State) -> i32 {
         let down: usize = (0..PILES)
             .map(|p| self.face_down(p, state.piles[p].dealt_left()))
             .sum();
         let waste = (state.talon & !talon::stock(state.talon, state.cursor)).count_ones();
         let gone = self.talon.len() as u32 - state.talon.count_ones();
-        10 * self.cards_home(state) as i32 - 5 * down as i32 + 3 * gone as i32 - 2 * waste as i32
+        let bound = self.bound_in_waste(state);
+        10 * self.cards_home(state) as i32 - 5 * down as i32 + 3 * gone as i32
+            - 2 * waste as i32
+            - 12 * bound as i32
     }
 
     /// See [`dead_end`], and [`State::stranding`] for when it is skipped.

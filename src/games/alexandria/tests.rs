@@ -514,3 +514,30 @@ fn positions_lost_in_random_play_are_proven_lost() {
         );
     }
 }
+
+/// A waste card is bound when no card it may lie on is in the stock, a
+/// pile's starting cards or a pile's top: with every black Ten and King
+/// home, the 9D and QD are, the KD (a King) never is; with a club
+/// foundation at the Nine, the TC and KC left go to the stock, and only
+/// the 8D, whose black Nines are all home, is bound.
+#[test]
+fn waste_cards_with_nowhere_to_go_but_home_are_bound() {
+    let text = |clubs: &str, waste: &str| {
+        format!(
+            "Foundations: KC KC {clubs} KS KS KS KH KH KH 7D 7D 9D\nWaste: {waste}\nStock:\n\
+             :\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n"
+        )
+    };
+    for (clubs, waste, bound) in [
+        ("KC", "9D QD KD", 2),
+        ("9C", "9D QD KD", 0),
+        ("9C", "9D 8D QD KD", 1),
+    ] {
+        let game = Alexandria::new(&completed(&text(clubs, waste))).unwrap();
+        assert_eq!(
+            game.bound_in_waste(&game.initial()),
+            bound,
+            "{clubs} / {waste}"
+        );
+    }
+}
