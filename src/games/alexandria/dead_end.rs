@@ -224,14 +224,14 @@ impl Alexandria {
     /// find, and the check, which needs no pile's run written out, takes a
     /// fraction of the test's time.
     fn none_bound(&self, state: &State) -> bool {
-        let landings = self.landing_cards(state);
+        let cards = self.landing_cards(state);
         let waste = state.talon & !talon::stock(state.talon, state.cursor);
-        talon::places(waste).all(|t| lands(landings, self.talon.card(t)))
+        talon::places(waste).all(|t| lands(cards, self.talon.card(t)))
             && (0..PILES).all(|p| {
                 let dealt = state.piles[p].dealt_left();
                 self.start_cards[p][..dealt]
                     .iter()
-                    .all(|&card| lands(landings, card))
+                    .all(|&card| lands(cards, card))
             })
     }
 
@@ -240,10 +240,10 @@ impl Alexandria {
     /// that quick look tells, leave the waste only for home, and hold up
     /// every card under them till then.
     pub(super) fn bound_in_waste(&self, state: &State) -> u32 {
-        let landings = self.landing_cards(state);
+        let cards = self.landing_cards(state);
         let waste = state.talon & !talon::stock(state.talon, state.cursor);
         talon::places(waste)
-            .filter(|&t| !lands(landings, self.talon.card(t)))
+            .filter(|&t| !lands(cards, self.talon.card(t)))
             .count() as u32
     }
 
