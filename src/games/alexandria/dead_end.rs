@@ -225,8 +225,7 @@ impl Alexandria {
     /// fraction of the test's time.
     fn none_bound(&self, state: &State) -> bool {
         let cards = self.landing_cards(state);
-        let waste = state.talon & !talon::stock(state.talon, state.cursor);
-        talon::places(waste).all(|t| lands(cards, self.talon.card(t)))
+        talon::places(state.waste()).all(|t| lands(cards, self.talon.card(t)))
             && (0..PILES).all(|p| {
                 let dealt = state.piles[p].dealt_left();
                 self.start_cards[p][..dealt]
@@ -241,8 +240,7 @@ impl Alexandria {
     /// every card under them till then.
     pub(super) fn bound_in_waste(&self, state: &State) -> u32 {
         let cards = self.landing_cards(state);
-        let waste = state.talon & !talon::stock(state.talon, state.cursor);
-        talon::places(waste)
+        talon::places(state.waste())
             .filter(|&t| !lands(cards, self.talon.card(t)))
             .count() as u32
     }

@@ -143,6 +143,12 @@ impl State {
     fn waste_top(&self) -> Option<u8> {
         talon::waste_top(self.talon, self.cursor)
     }
+
+    /// The waste's places in the talon, a bit each: the talon's cards
+    /// that are not the stock's.
+    fn waste(&self) -> u128 {
+        self.talon & !talon::stock(self.talon, self.cursor)
+    }
 }
 
 /// A move: `count` cards off pile `from` (or the talon card at place
@@ -302,7 +308,7 @@ impl Game for Alexandria {
         let down: usize = (0..PILES)
             .map(|p| self.face_down(p, state.piles[p].dealt_left()))
             .sum();
-        let waste = (state.talon & !talon::stock(state.talon, state.cursor)).count_ones();
+        let waste = state.waste().count_ones();
         let gone = self.talon.len() as u32 - state.talon.count_ones();
         let bound = self.bound_in_waste(state);
         10 * self.cards_home(state) as i32 - 5 * down as i32 + 3 * gone as i32
