@@ -227,24 +227,34 @@ impl<G: Game> Beam<G> {
     /// Scores the children in `rolls`, in order, and makes them candidates
     /// for the next depth: a child on its parent's rollout by its hint, the
     /// others by a rollout each (see [`Beam::roll_out`]). Gives the win a
-    /// rollout found, or why one stopped.
+    /// rollout found, or else why one stopped: a win found while the limit
+    /// stopped other rollouts is a win all the same.
     fn score_rolls(&mut self, search: &mut Search<G>) -> Result<(), End<notation::Move>> {
-        let mut outcomes = self.roll_out(search).into_iter();
+        let outcomes = self.roll_out(search);
         search.tell();
-        search.check().map_err(End::Stopped)?;
+        let unhinted = self.rolls.iter().filter(|roll| !roll.3);
+        let mut scored = Vec::with_capacity(outcomes.len());
+        let mut stopped = search.check().err();
+        for (&(at, mv, _, _), outcome) in unhinted.zip(outcomes) {
+            match outcome {
+                Ok(Rolled::Won(rest)) => {
+                    let parent = self.layer[at as usize];
+                    let line = super::line(search.game, &self.closed, parent.at, mv, &rest);
+                    return Err(End::Won(line));
+                }
+                Ok(Rolled::Stopped(score, line)) => scored.push((score, line)),
+                Err(stop) => stopped = stopped.or(Some(stop)),
+            }
+        }
+        if let Some(stop) = stopped {
+            return Err(End::Stopped(stop));
+        }
+        let mut scored = scored.into_iter();
         for &(at, mv, child, hinted) in &self.rolls {
             let parent = self.layer[at as usize];
-            let (score, line) = if hinted {
-                (parent.score, parent.line.rest())
-            } else {
-                match outcomes.next().expect("one outcome a rollout") {
-                    Err(stop) => return Err(End::Stopped(stop)),
-                    Ok(Rolled::Stopped(score, line)) => (score, line),
-                    Ok(Rolled::Won(rest)) => {
-                        let line = super::line(search.game, &self.closed, parent.at, mv, &rest);
-                        return Err(End::Won(line));
-                    }
-                }
+            let (score, line) = match hinted {
+                true => (parent.score, parent.line.rest()),
+                false => scored.next().expect("one outcome a rollout"),
             };
             self.children.push(Candidate {
                 score,
@@ -478,6 +488,26 @@ mod tests {
         let two = 7 + 9 + 2;
         let four = 7 + 6;
         assert_eq!(report.nodes, one + two + four);
+    }
+
+    /// Five nodes: the root's expansion, then two each for the rollouts
+    /// from 2 and 3. The one from 2 runs out of its share short of the
+    /// leaf 8; the one from 3 reaches the goal 6 within its share, and the
+    /// win is kept though the other rollout stopped at the limit first.
+    #[test]
+    fn a_win_found_as_another_rollout_hits_the_limit_is_kept() {
+        let limits = Limits {
+            max_nodes: Some(5),
+            ..Limits::default()
+        };
+        let report = solve_alone(
+            &tree(Some(6)),
+            &limits,
+            &mut Tables::new(1 << 20),
+            Tactic::Beam(1),
+        );
+        assert_eq!(report.verdict, Verdict::Won);
+        assert_eq!(report.nodes, 5);
     }
 
     /// On two threads the rollouts of a depth are played at once: the
