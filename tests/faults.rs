@@ -1,6 +1,6 @@
 //! The faults and hostile inputs a batch user meets: no panic, no hang, no
 //! lost or doubled row. Each test here is one way patience once went
-//! wrong; the contract it checks is the one `tests/cli.rs` states (exit 2
+//! wrong; the contract it checks is the one `tests/cli/main.rs` states (exit 2
 //! and one line naming the file and the fault for bad input).
 
 use std::fs;
