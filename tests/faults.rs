@@ -443,32 +443,9 @@ fn a_resume_after_any_cut_keeps_every_row_and_doubles_none() {
 #[cfg(unix)]
 #[test]
 fn a_second_batch_on_a_file_in_use_is_refused() {
-    use std::process::{Command, Stdio};
-    use std::thread::sleep;
-    use std::time::Instant;
-
     let dir = TempDir::new().unwrap();
     let out = dir.path().join("batch.csv");
-    let mut first = Command::new(env!("CARGO_BIN_EXE_patience"))
-        .args([
-            "batch",
-            GAME,
-            "--deals",
-            "1..100000",
-            "--threads",
-            "1",
-            "--out",
-        ])
-        .arg(&out)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while read_newlines(&out) < 3 {
-        assert!(start.elapsed() < Duration::from_secs(30), "no rows");
-        sleep(Duration::from_millis(20));
-    }
+    let mut first = start_long_batch(&out);
     for resume in [&["--resume"][..], &["--resume", "--retry-unknown"], &[]] {
         assert_bad_input(
             patience()
@@ -485,10 +462,6 @@ fn a_second_batch_on_a_file_in_use_is_refused() {
     unique.dedup();
     assert_eq!(rows, unique, "a deal written twice");
     resume(&out, "1..10").success();
-}
-
-fn read_newlines(path: &Path) -> usize {
-    fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
 }
 
 /// The whole rows of a batch file, a last one cut off left out.

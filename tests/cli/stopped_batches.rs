@@ -7,40 +7,6 @@ use std::time::{Duration, Instant};
 
 use super::*;
 
-/// How long a batch may take to write its first rows or to stop.
-const WAIT_LIMIT: Duration = Duration::from_secs(30);
-
-/// Starts a batch far too long to finish (numbered deals, one thread)
-/// and returns it once `out` holds a few finished rows, so that it is
-/// stopped in mid-run with its Ctrl-C handler in place.
-fn start_long_batch(out: &Path) -> Child {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_patience"))
-        .args([
-            "batch",
-            GAME,
-            "--deals",
-            "1..100000",
-            "--threads",
-            "1",
-            "--out",
-        ])
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("patience starts");
-    let start = Instant::now();
-    let newlines = || fs::read(out).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
-    while newlines() < 4 {
-        if start.elapsed() > WAIT_LIMIT || child.try_wait().unwrap().is_some() {
-            let _ = child.kill();
-            panic!("the batch wrote no rows: {:?}", child.wait_with_output());
-        }
-        sleep(Duration::from_millis(20));
-    }
-    child
-}
-
 /// Waits for a stopped batch to exit, killing it if it does not.
 fn wait_for_exit(mut child: Child) -> std::process::Output {
     let start = Instant::now();

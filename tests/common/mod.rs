@@ -146,3 +146,40 @@ pub fn plot_texts(csv: &Path, svg: &Path) -> Vec<String> {
         .map(|n| n.text().unwrap_or_default().trim().to_string())
         .collect()
 }
+
+/// How long a batch may take to write its first rows or to stop.
+pub const WAIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Starts a batch far too long to finish (numbered deals, one thread)
+/// and returns it once `out` holds a few finished rows, so that it is
+/// stopped, or met by another batch, in mid-run.
+pub fn start_long_batch(out: &Path) -> std::process::Child {
+    use std::process::Stdio;
+    use std::time::Instant;
+
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_patience"))
+        .args([
+            "batch",
+            GAME,
+            "--deals",
+            "1..100000",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("patience starts");
+    let start = Instant::now();
+    let newlines = || fs::read(out).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+    while newlines() < 4 {
+        if start.elapsed() > WAIT_LIMIT || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            panic!("the batch wrote no rows: {:?}", child.wait_with_output());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child
+}
