@@ -128,8 +128,13 @@ pub(super) fn places(mut mask: u128) -> impl Iterator<Item = u8> {
 /// The place of the waste's top card, if the waste has cards: the highest
 /// place below the cursor still holding one.
 pub(super) fn waste_top(talon: u128, cursor: u8) -> Option<u8> {
-    let below = talon & ((1u128 << cursor) - 1);
-    (below != 0).then(|| 127 - below.leading_zeros() as u8)
+    let waste = waste(talon, cursor);
+    (waste != 0).then(|| 127 - waste.leading_zeros() as u8)
+}
+
+/// The waste: the places below the cursor that still hold a card.
+pub(super) fn waste(talon: u128, cursor: u8) -> u128 {
+    talon & ((1u128 << cursor) - 1)
 }
 
 /// The cursor once the card at `place` has left the talon as the waste's
@@ -173,7 +178,7 @@ pub(super) fn strength(cursor: u8, redeals: u8) -> u64 {
 /// The waste's top `n` cards (all of them if it has fewer): those that
 /// will come off it next, in turn.
 pub(super) fn waste_tops(talon: u128, cursor: u8, n: u32) -> u128 {
-    let mut rest = talon & ((1u128 << cursor) - 1);
+    let mut rest = waste(talon, cursor);
     let mut tops = 0;
     for _ in 0..n {
         if rest == 0 {

@@ -144,10 +144,9 @@ impl State {
         talon::waste_top(self.talon, self.cursor)
     }
 
-    /// The waste's places in the talon, a bit each: the talon's cards
-    /// that are not the stock's.
+    /// The waste's places in the talon, a bit each.
     fn waste(&self) -> u128 {
-        self.talon & !talon::stock(self.talon, self.cursor)
+        talon::waste(self.talon, self.cursor)
     }
 }
 
