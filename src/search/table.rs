@@ -143,22 +143,22 @@ impl<K: TableKey> Table<K> {
 
     /// Uses the first `active` slots, all empty.
     ///
-    /// More slots than the table has are fresh memory, not the old block
-    /// grown: every slot is emptied anyway (a growing table's keys wait in
-    /// `scratch`), so `realloc` copied the old slots for nothing, and held
-    /// both blocks at once. The kernel clears each fresh page when it is
-    /// first touched, which on a pooled table both threads do.
+    /// A table that needs more slots grows its block in place: `realloc`
+    /// moves the old pages into the larger block (both the system's
+    /// allocator and [`crate::alloc`] remap a large block, copying
+    /// nothing), and only the part past them is fresh memory, which the
+    /// kernel clears as it is first touched, at many times the cost of a
+    /// fill. On a pooled table the pool's threads fill.
     fn set_active(&mut self, active: usize) {
         let used = active + PROBES - 1;
         if self.slots.len() < used {
-            self.slots = Vec::new();
+            self.slots.clear();
             // Exactly: a growing `Vec` may round the buffer up past the cap.
-            let mut slots = Vec::with_capacity(used);
+            self.slots.reserve_exact(used);
             match self.pooled && used * size_of::<K>() >= POOLED_BYTES {
-                true => slots.par_extend(rayon::iter::repeat_n(K::EMPTY, used)),
-                false => slots.resize(used, K::EMPTY),
+                true => (self.slots).par_extend(rayon::iter::repeat_n(K::EMPTY, used)),
+                false => self.slots.resize(used, K::EMPTY),
             }
-            self.slots = slots;
         } else {
             self.slots[..used].fill(K::EMPTY);
         }
@@ -247,11 +247,9 @@ impl<K: TableKey> Table<K> {
         let mut keys = std::mem::take(&mut self.scratch);
         keys.clear();
         // Exactly: letting `extend` double the buffer could take as much
-        // again as the table. And afresh, as `reserve` would copy the old
-        // buffer, which holds nothing wanted.
-        if keys.capacity() < self.len {
-            keys = Vec::with_capacity(self.len);
-        }
+        // again as the table. The buffer holds nothing, so growing it in
+        // place copies nothing (see `set_active`).
+        keys.reserve_exact(self.len);
         keys.extend(
             self.slots[..self.active + PROBES - 1]
                 .iter()
