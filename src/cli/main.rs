@@ -344,8 +344,10 @@ struct LimitArgs {
     /// among its threads. At the cap the table forgets positions: slower,
     /// never wrong. The searches' own memory (the path being searched,
     /// best-first search's positions) may take as much again (at least 64M
-    /// each); past that the verdict is `unknown`.
-    #[arg(long, value_name = "SIZE", value_parser = |s: &str| units::parse_size(s, units::machine_memory()), default_value = "1G")]
+    /// each); past that the verdict is `unknown`. The default is a quarter
+    /// of this machine's memory, at most 4G (1G if the system does not
+    /// say).
+    #[arg(long, value_name = "SIZE", value_parser = |s: &str| units::parse_size(s, units::machine_memory()), default_value = units::machine_default_memory())]
     memory: usize,
 }
 

@@ -124,6 +124,27 @@ pub fn machine_memory() -> Option<u64> {
     (pages > 0 && page > 0).then(|| pages as u64 * page as u64)
 }
 
+/// The default `--memory`, as the option's text: a quarter of `machine`'s
+/// memory, at most 4G, or 1G when the system does not say. Lanes' hard
+/// losses fill a table of tens of millions of positions, and a table at
+/// its cap searches again what it forgot (`docs/tuning.md`); a quarter
+/// leaves room for the searches' own memory, which may take as much
+/// again, and for the rest of the machine.
+pub fn default_memory(machine: Option<u64>) -> String {
+    const MOST: u64 = 4 << 30;
+    let bytes = machine.map_or(1 << 30, |machine| (machine / 4).min(MOST));
+    match bytes % (1 << 30) {
+        0 => format!("{}G", bytes >> 30),
+        _ => format!("{}M", bytes >> 20),
+    }
+}
+
+/// [`default_memory`] of this machine, worked out once.
+pub fn machine_default_memory() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| default_memory(machine_memory()))
+}
+
 /// The number of threads to run: `given`, or every core when not given.
 /// Past the cores more threads only slow a search (and tens of thousands
 /// cannot even be started), so a larger count is cut to the cores, with
@@ -155,6 +176,23 @@ pub fn human_bytes(bytes: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The default `--memory` is a quarter of the machine's, at most 4G,
+    /// 1G when unknown, and a size `--memory` itself accepts.
+    #[test]
+    fn the_default_memory_is_a_quarter_of_the_machine_at_most_4g() {
+        const GIB: u64 = 1 << 30;
+        for (machine, default, bytes) in [
+            (Some(24 * GIB), "4G", 4 * GIB),
+            (Some(8 * GIB), "2G", 2 * GIB),
+            (Some(3 * GIB), "768M", 768 << 20),
+            (None, "1G", GIB),
+        ] {
+            let text = default_memory(machine);
+            assert_eq!(text, default, "{machine:?}");
+            assert_eq!(parse_size(&text, machine), Ok(bytes as usize));
+        }
+    }
 
     #[test]
     fn durations() {

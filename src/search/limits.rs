@@ -55,8 +55,9 @@ impl Progress {
     }
 }
 
-/// The default table cap: room for tens of millions of positions, well
-/// within a 24 GiB machine even with one table per core.
+/// The library's default table cap: room for tens of millions of
+/// positions, well within a 24 GiB machine even with one table per core.
+/// (The command line's default follows the machine's memory.)
 pub const DEFAULT_MEMORY: usize = 1 << 30;
 
 /// The default [`Limits::room_floor`].
