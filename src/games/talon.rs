@@ -68,10 +68,7 @@ impl<const N: usize> Talon<N> {
 
     /// Every place holding its card, as at the start.
     pub(super) fn full(&self) -> u128 {
-        match self.len {
-            128 => u128::MAX,
-            n => (1u128 << n) - 1,
-        }
+        below(self.len)
     }
 
     /// The cards of `talon`'s places in `range`, in talon order.
@@ -132,24 +129,30 @@ pub(super) fn waste_top(talon: u128, cursor: u8) -> Option<u8> {
     (waste != 0).then(|| 127 - waste.leading_zeros() as u8)
 }
 
+/// The places below `place`, a bit each: every place at 128, where a
+/// talon of 128 cards all drawn puts the cursor (a shift by 128 would
+/// overflow).
+fn below(place: u8) -> u128 {
+    u128::MAX.checked_shr(128 - place as u32).unwrap_or(0)
+}
+
 /// The waste: the places below the cursor that still hold a card.
 pub(super) fn waste(talon: u128, cursor: u8) -> u128 {
-    talon & ((1u128 << cursor) - 1)
+    talon & below(cursor)
 }
 
 /// The cursor once the card at `place` has left the talon as the waste's
 /// top: just above the card below it.
 pub(super) fn cursor_below(talon: u128, place: u8) -> u8 {
-    let below = talon & ((1u128 << place) - 1);
-    match below {
+    match talon & below(place) {
         0 => 0,
-        _ => 128 - below.leading_zeros() as u8,
+        below => 128 - below.leading_zeros() as u8,
     }
 }
 
 /// The stock: the places from the cursor on that still hold a card.
 pub(super) fn stock(talon: u128, cursor: u8) -> u128 {
-    talon >> cursor << cursor
+    talon & !below(cursor)
 }
 
 /// The place of the stock's next card, if the stock has cards. Drawn and
@@ -218,6 +221,21 @@ mod tests {
         assert_eq!(cursor_below(talon, 4), 3);
         assert_eq!(cursor_below(talon, 1), 0);
         assert_eq!(cursor_below(talon, 0), 0);
+    }
+
+    /// A talon of 128 places drawn to the end has its cursor at 128: all
+    /// of it waste, none stock.
+    #[test]
+    fn a_cursor_past_the_last_place_leaves_it_all_waste() {
+        let talon = u128::MAX ^ 1 << 5;
+        assert_eq!(below(0), 0);
+        assert_eq!(below(3), 0b111);
+        assert_eq!(below(128), u128::MAX);
+        assert_eq!(waste(talon, 128), talon);
+        assert_eq!(stock(talon, 128), 0);
+        assert_eq!(waste_top(talon, 128), Some(127));
+        assert_eq!(next_drawn(talon, 128), None);
+        assert_eq!(waste_tops(talon, 128, 2), 3 << 126);
     }
 
     #[test]
