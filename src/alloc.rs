@@ -14,8 +14,17 @@
 //! 4 KiB page is never made huge. So large blocks are mapped here, on a
 //! 2 MiB boundary, and asked for huge pages before anything touches them
 //! (the figures are in `docs/tuning.md`).
+//!
+//! On a virtual machine that hands freed memory back to its host, the
+//! first touch of a page the host took back costs ten to fifty times a
+//! fill of memory the process holds. So a block given back is kept, up
+//! to what [`keep_freed`] allows, and handed out again, split or grown
+//! into, before anything new is mapped: a batch's next deal, or a walk
+//! growing its table after a narrowed walk ended, finds its memory warm.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The system allocator for small blocks; blocks of at least [`MAPPED`]
 /// bytes are mapped whole and asked for huge pages. Install it in a binary
@@ -36,12 +45,26 @@ fn mapped(size: usize, align: usize) -> bool {
     cfg!(target_os = "linux") && size >= MAPPED && align <= HUGE
 }
 
-/// Fresh zeroed memory for `size` bytes on a 2 MiB boundary, in whole huge
-/// pages (a block smaller than one takes a whole one), asked for huge
-/// pages before it is touched; null if the system has none.
+/// Fresh zeroed memory for `len` bytes (whole huge pages) on a 2 MiB
+/// boundary, asked for huge pages before it is touched; null if the
+/// system has none. Blocks kept are given back to the system first, as
+/// many as it takes to keep all that is mapped within [`keep_freed`]'s
+/// bound or what is in use.
+fn map(len: usize) -> *mut u8 {
+    KEPT.lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .make_room(len);
+    let start = reserve(len);
+    if !start.is_null() {
+        MAPPED_BYTES.fetch_add(len, Ordering::Relaxed);
+    }
+    start
+}
+
+/// [`map`]'s mapping, not counted in [`MAPPED_BYTES`]: for a block whose
+/// every page is about to be replaced by pages moved in.
 #[cfg(target_os = "linux")]
-fn map(size: usize) -> *mut u8 {
-    let len = size.next_multiple_of(HUGE);
+fn reserve(len: usize) -> *mut u8 {
     let Some(span) = len.checked_add(HUGE) else {
         return std::ptr::null_mut();
     };
@@ -79,19 +102,19 @@ fn map(size: usize) -> *mut u8 {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn map(_: usize) -> *mut u8 {
+fn reserve(_: usize) -> *mut u8 {
     unreachable!("only Linux blocks are mapped")
 }
 
-/// Moves the pages of the `held` bytes mapped at `from` to the start of
-/// `to`, a fresh mapping of more, so that a growing block keeps its
-/// contents without a copy, and without first touching (so zeroing) the
-/// new pages a copy would write to; `false` if the system would not.
+/// Moves the pages of the `held` bytes mapped at `from` to `to`, inside a
+/// fresh mapping, so that a growing block keeps its contents without a
+/// copy, and without first touching (so zeroing) the new pages a copy
+/// would write to; `false` if the system would not.
 #[cfg(target_os = "linux")]
 fn remap(from: *mut u8, held: usize, to: *mut u8) -> bool {
-    // SAFETY: both are mappings `map` made, `to` the larger and untouched;
-    // the moved pages replace its first `held` bytes, and the old
-    // addresses are left unmapped.
+    // SAFETY: both lie in mappings `map` or `reserve` made, the range at
+    // `to` untouched; the moved pages replace its `held` bytes, and the
+    // old addresses are left unmapped.
     let done = unsafe {
         libc::mremap(
             from.cast(),
@@ -109,24 +132,193 @@ fn remap(_: *mut u8, _: usize, _: *mut u8) -> bool {
     unreachable!("only Linux blocks are mapped")
 }
 
-/// Gives back a block [`map`] made for `size` bytes.
-fn unmap(ptr: *mut u8, size: usize) {
+/// Gives back to the system `len` bytes (whole huge pages) at `ptr`, of
+/// mappings [`map`] or [`reserve`] made.
+fn unmap(ptr: *mut u8, len: usize) {
+    MAPPED_BYTES.fetch_sub(len, Ordering::Relaxed);
     #[cfg(target_os = "linux")]
-    // SAFETY: `ptr` and the rounded length are the mapping `map` made.
+    // SAFETY: the range lies in mappings `map` made, which nothing uses.
     unsafe {
-        libc::munmap(ptr.cast(), size.next_multiple_of(HUGE))
+        libc::munmap(ptr.cast(), len)
     };
     #[cfg(not(target_os = "linux"))]
-    let _ = (ptr, size);
+    let _ = ptr;
+}
+
+/// Bytes mapped by [`map`] and not yet given back to the system: blocks in
+/// use and blocks kept.
+static MAPPED_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// The bound [`keep_freed`] sets, on the blocks kept and on all that is
+/// mapped while some are kept; none kept while it is 0.
+static KEEP: AtomicUsize = AtomicUsize::new(0);
+
+/// The blocks given back and kept for reuse.
+static KEPT: Mutex<Kept> = Mutex::new(Kept {
+    blocks: [(0, 0); KEPT_BLOCKS],
+});
+
+/// How many separate blocks are kept at most; a block that adjoins a kept
+/// one joins it, so a batch's blocks seldom come near this.
+const KEPT_BLOCKS: usize = 32;
+
+/// Keeps blocks the program gives back, for reuse: at most `bytes` of
+/// them, and all this allocator maps, in use or kept, stays within
+/// `bytes` or the most in use at once, whichever is more. A program that
+/// caps its large blocks at `bytes` (a search's `--memory`) passes the
+/// cap. Without a call nothing is kept.
+pub fn keep_freed(bytes: usize) {
+    KEEP.store(bytes, Ordering::Relaxed);
+}
+
+/// Blocks kept for reuse: `(address, length)`, whole huge pages on a
+/// 2 MiB boundary, a length of 0 for an unused entry.
+struct Kept {
+    blocks: [(usize, usize); KEPT_BLOCKS],
+}
+
+impl Kept {
+    /// Takes `len` bytes of the smallest kept block that holds them, from
+    /// its start; what is left of it stays kept.
+    fn take(&mut self, len: usize) -> Option<usize> {
+        let (_, block) = self
+            .blocks
+            .iter_mut()
+            .map(|block| (block.1, block))
+            .filter(|&(held, _)| held >= len)
+            .min_by_key(|&(held, _)| held)?;
+        let start = block.0;
+        *block = match block.1 - len {
+            0 => (0, 0),
+            rest => (start + len, rest),
+        };
+        Some(start)
+    }
+
+    /// Takes `len` bytes from the start of the kept block at `at`, if one
+    /// starts there and holds them: a block that ends at `at` grows in
+    /// place.
+    fn take_at(&mut self, at: usize, len: usize) -> bool {
+        let Some(block) = self
+            .blocks
+            .iter_mut()
+            .find(|block| block.0 == at && block.1 >= len)
+        else {
+            return false;
+        };
+        *block = match block.1 - len {
+            0 => (0, 0),
+            rest => (at + len, rest),
+        };
+        true
+    }
+
+    /// Keeps the block, joined to the kept ones it adjoins, or gives it
+    /// back to the system if keeping it would pass [`KEEP`].
+    fn put(&mut self, mut at: usize, mut len: usize) {
+        let kept: usize = self.blocks.iter().map(|block| block.1).sum();
+        if kept + len > KEEP.load(Ordering::Relaxed) {
+            return unmap(at as *mut u8, len);
+        }
+        for block in &mut self.blocks {
+            if block.1 > 0 && block.0 + block.1 == at {
+                (at, len) = (block.0, block.1 + len);
+                *block = (0, 0);
+            } else if block.1 > 0 && at + len == block.0 {
+                len += block.1;
+                *block = (0, 0);
+            }
+        }
+        match self.blocks.iter_mut().find(|block| block.1 == 0) {
+            Some(free) => *free = (at, len),
+            None => unmap(at as *mut u8, len),
+        }
+    }
+
+    /// Gives kept blocks back to the system, the smallest first, until
+    /// `len` more bytes mapped keep the total within [`KEEP`], or none is
+    /// left: memory in use is never the reason the total passes it.
+    fn make_room(&mut self, len: usize) {
+        let keep = KEEP.load(Ordering::Relaxed);
+        while MAPPED_BYTES.load(Ordering::Relaxed) + len > keep {
+            let Some(block) = self
+                .blocks
+                .iter_mut()
+                .filter(|block| block.1 > 0)
+                .min_by_key(|block| block.1)
+            else {
+                return;
+            };
+            let (at, held) = std::mem::take(block);
+            unmap(at as *mut u8, held);
+        }
+    }
+}
+
+/// `len` bytes on a 2 MiB boundary, a kept block's or fresh (zeroed) ones,
+/// and which; null if the system has none.
+fn obtain(len: usize) -> (*mut u8, bool) {
+    let kept = KEPT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .take(len);
+    match kept {
+        Some(at) => (at as *mut u8, false),
+        None => (map(len), true),
+    }
+}
+
+/// The block of `held` bytes at `ptr` grown to `wanted` with the pages of
+/// a kept block: both moved into a fresh range, so that none of the pages
+/// is touched or given back; `None` if no kept block is large enough, or
+/// the system would not move them.
+fn grow_from_kept(ptr: *mut u8, held: usize, wanted: usize) -> Option<*mut u8> {
+    let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let piece = kept.take(wanted - held)? as *mut u8;
+    let moved = reserve(wanted);
+    if moved.is_null() {
+        kept.put(piece as usize, wanted - held);
+        return None;
+    }
+    // The reserved range is counted while it is given back below.
+    MAPPED_BYTES.fetch_add(wanted, Ordering::Relaxed);
+    // SAFETY: the tail lies inside the range just reserved.
+    let tail = unsafe { moved.add(held) };
+    if !remap(piece, wanted - held, tail) {
+        kept.put(piece as usize, wanted - held);
+        unmap(moved, wanted);
+        return None;
+    }
+    if !remap(ptr, held, moved) {
+        // The block stays where it was; the piece, moved, is kept again,
+        // counted once.
+        MAPPED_BYTES.fetch_sub(wanted - held, Ordering::Relaxed);
+        kept.put(tail as usize, wanted - held);
+        unmap(moved, held);
+        return None;
+    }
+    // The block and the piece, both counted, now fill the range.
+    MAPPED_BYTES.fetch_sub(wanted, Ordering::Relaxed);
+    Some(moved)
+}
+
+/// Gives back `len` bytes (whole huge pages) of a block at `ptr`, to be
+/// kept or returned to the system.
+fn release(ptr: *mut u8, len: usize) {
+    KEPT.lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .put(ptr as usize, len);
 }
 
 // SAFETY: small blocks go to `System`, which upholds the contract; large
-// ones are fresh mappings, aligned to 2 MiB (at least the layout's
-// alignment), zeroed, and given back only by `dealloc` or `realloc`.
+// ones are whole huge pages on a 2 MiB boundary (at least the layout's
+// alignment), fresh mappings or blocks given back and kept, which no one
+// else holds; zeroed when asked (fresh mappings come zeroed, kept ones are
+// cleared).
 unsafe impl GlobalAlloc for HugePages {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if mapped(layout.size(), layout.align()) {
-            return map(layout.size());
+            return obtain(layout.size().next_multiple_of(HUGE)).0;
         }
         // SAFETY: forwarded as given.
         unsafe { System.alloc(layout) }
@@ -134,7 +326,13 @@ unsafe impl GlobalAlloc for HugePages {
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         if mapped(layout.size(), layout.align()) {
-            return map(layout.size());
+            let len = layout.size().next_multiple_of(HUGE);
+            let (ptr, fresh) = obtain(len);
+            if !fresh {
+                // SAFETY: a kept block of `len` bytes, now this caller's.
+                unsafe { ptr.write_bytes(0, len) };
+            }
+            return ptr;
         }
         // SAFETY: forwarded as given.
         unsafe { System.alloc_zeroed(layout) }
@@ -142,7 +340,7 @@ unsafe impl GlobalAlloc for HugePages {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if mapped(layout.size(), layout.align()) {
-            return unmap(ptr, layout.size());
+            return release(ptr, layout.size().next_multiple_of(HUGE));
         }
         // SAFETY: forwarded as given.
         unsafe { System.dealloc(ptr, layout) }
@@ -164,20 +362,34 @@ unsafe impl GlobalAlloc for HugePages {
             );
             if wanted <= held {
                 if wanted < held {
-                    // SAFETY: the tail lies inside the mapping `map` made,
-                    // past the bytes the block keeps.
-                    unmap(unsafe { ptr.add(wanted) }, held - wanted);
+                    // SAFETY: the tail lies inside the block, past the
+                    // bytes it keeps.
+                    release(unsafe { ptr.add(wanted) }, held - wanted);
                 }
                 return ptr;
             }
-            let moved = map(new_size);
+            let end = ptr as usize + held;
+            let grown = KEPT
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .take_at(end, wanted - held);
+            if grown {
+                return ptr;
+            }
+            if let Some(moved) = grow_from_kept(ptr, held, wanted) {
+                return moved;
+            }
+            let moved = map(wanted);
             if moved.is_null() {
                 return moved;
             }
             if remap(ptr, held, moved) {
+                // The old pages replaced the first `held` bytes of the
+                // new block, and their old addresses are unmapped.
+                MAPPED_BYTES.fetch_sub(held, Ordering::Relaxed);
                 return moved;
             }
-            unmap(moved, new_size);
+            release(moved, wanted);
         }
         // SAFETY: the caller guarantees `new_size` with the old alignment
         // makes a valid layout.
@@ -199,10 +411,36 @@ unsafe impl GlobalAlloc for HugePages {
 mod tests {
     use super::*;
 
+    /// The tests share the allocator's count and its kept blocks, so they
+    /// run one at a time, each leaving nothing kept.
+    static ALONE: Mutex<()> = Mutex::new(());
+
+    /// Runs `test` alone with blocks kept up to `keep` bytes beyond those
+    /// mapped now, then gives back what is kept.
+    fn keeping(keep: usize, test: impl FnOnce()) {
+        let _alone = ALONE
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        keep_freed(MAPPED_BYTES.load(Ordering::Relaxed) + keep);
+        test();
+        keep_freed(0);
+        KEPT.lock().unwrap().make_room(0);
+    }
+
+    fn layout(size: usize) -> Layout {
+        Layout::from_size_align(size, 8).unwrap()
+    }
+
     /// Blocks below and above the mapped size come zeroed when asked,
-    /// and keep their contents when grown or shrunk across it.
+    /// and keep their contents when grown or shrunk across it, with
+    /// blocks kept or not.
     #[test]
     fn blocks_keep_their_contents() {
+        keeping(0, blocks_keep_their_contents_so);
+        keeping(64 * HUGE, blocks_keep_their_contents_so);
+    }
+
+    fn blocks_keep_their_contents_so() {
         for size in [64, MAPPED - 1, MAPPED, HUGE, 3 * HUGE + 100] {
             let layout = Layout::from_size_align(size, 8).unwrap();
             unsafe {
@@ -225,11 +463,76 @@ mod tests {
     /// backed by huge pages.
     #[test]
     fn large_blocks_start_on_a_huge_page() {
-        let layout = Layout::from_size_align(MAPPED, 8).unwrap();
-        unsafe {
-            let ptr = HugePages.alloc(layout);
+        keeping(0, || unsafe {
+            let ptr = HugePages.alloc(layout(MAPPED));
             assert_eq!(ptr as usize % HUGE, 0);
-            HugePages.dealloc(ptr, layout);
-        }
+            HugePages.dealloc(ptr, layout(MAPPED));
+        });
+    }
+
+    /// A block given back is handed out again, cleared when asked, and
+    /// nothing more is mapped for it.
+    #[test]
+    fn kept_blocks_are_handed_out_again_cleared() {
+        keeping(8 * HUGE, || unsafe {
+            let first = HugePages.alloc_zeroed(layout(2 * HUGE));
+            first.write_bytes(5, 2 * HUGE);
+            HugePages.dealloc(first, layout(2 * HUGE));
+            let mapped = MAPPED_BYTES.load(Ordering::Relaxed);
+            let again = HugePages.alloc_zeroed(layout(2 * HUGE - 100));
+            assert_eq!(again, first);
+            assert!((0..2 * HUGE).step_by(4093).all(|i| *again.add(i) == 0));
+            assert_eq!(MAPPED_BYTES.load(Ordering::Relaxed), mapped);
+            HugePages.dealloc(again, layout(2 * HUGE - 100));
+        });
+    }
+
+    /// A block taken from the front of a kept one grows in place into the
+    /// rest; one that cannot takes the pages of another kept block, so
+    /// nothing new is mapped either way.
+    #[test]
+    fn blocks_grow_into_kept_ones() {
+        keeping(16 * HUGE, || unsafe {
+            let big = HugePages.alloc(layout(8 * HUGE));
+            HugePages.dealloc(big, layout(8 * HUGE));
+            let mapped = MAPPED_BYTES.load(Ordering::Relaxed);
+            let block = HugePages.alloc(layout(HUGE));
+            assert_eq!(block, big);
+            block.write(3);
+            let grown = HugePages.realloc(block, layout(HUGE), 4 * HUGE);
+            assert_eq!((grown, *grown), (big, 3));
+            // The rest of the kept block is taken, so the next growth
+            // moves this block and a kept one's pages together.
+            let rest = HugePages.alloc(layout(4 * HUGE));
+            let other = HugePages.alloc(layout(2 * HUGE));
+            HugePages.dealloc(other, layout(2 * HUGE));
+            let mapped_now = MAPPED_BYTES.load(Ordering::Relaxed);
+            grown.add(4 * HUGE - 1).write(4);
+            let moved = HugePages.realloc(grown, layout(4 * HUGE), 6 * HUGE);
+            assert_eq!((*moved, *moved.add(4 * HUGE - 1)), (3, 4));
+            assert_eq!(moved as usize % HUGE, 0);
+            assert_eq!(MAPPED_BYTES.load(Ordering::Relaxed), mapped_now);
+            moved.add(6 * HUGE - 1).write(5);
+            HugePages.dealloc(moved, layout(6 * HUGE));
+            HugePages.dealloc(rest, layout(4 * HUGE));
+            assert!(MAPPED_BYTES.load(Ordering::Relaxed) <= mapped + 2 * HUGE);
+        });
+    }
+
+    /// Blocks given back past the bound go back to the system, and a fresh
+    /// mapping first gives back kept blocks that would pass it.
+    #[test]
+    fn kept_blocks_stay_within_the_bound() {
+        keeping(3 * HUGE, || unsafe {
+            let base = MAPPED_BYTES.load(Ordering::Relaxed);
+            let blocks: Vec<_> = (0..3).map(|_| HugePages.alloc(layout(2 * HUGE))).collect();
+            for &block in &blocks {
+                HugePages.dealloc(block, layout(2 * HUGE));
+            }
+            assert_eq!(MAPPED_BYTES.load(Ordering::Relaxed), base + 2 * HUGE);
+            let large = HugePages.alloc(layout(3 * HUGE));
+            assert_eq!(MAPPED_BYTES.load(Ordering::Relaxed), base + 3 * HUGE);
+            HugePages.dealloc(large, layout(3 * HUGE));
+        });
     }
 }

@@ -344,9 +344,10 @@ struct LimitArgs {
     /// among its threads. At the cap the table forgets positions: slower,
     /// never wrong. The searches' own memory (the path being searched,
     /// best-first search's positions) may take as much again (at least 64M
-    /// each); past that the verdict is `unknown`. The default is a quarter
-    /// of this machine's memory, at most 4G (1G if the system does not
-    /// say).
+    /// each); past that the verdict is `unknown`. Memory a search gives
+    /// back is kept for the next (a batch's next deal), up to the cap. The
+    /// default is a quarter of this machine's memory, at most 4G (1G if
+    /// the system does not say).
     #[arg(long, value_name = "SIZE", value_parser = |s: &str| units::parse_size(s, units::machine_memory()), default_value = units::machine_default_memory())]
     memory: usize,
 }
@@ -420,6 +421,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// The limits, once the allocator is told to keep blocks given back up
+/// to their memory cap: a search's tables are the blocks, and a batch's
+/// next deal (or a walk outgrowing the table of one that ended) reuses
+/// them rather than touching fresh memory (see [`patience::alloc`]).
+fn keeping_freed(limits: Limits) -> Limits {
+    patience::alloc::keep_freed(limits.memory);
+    limits
+}
+
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         e.downcast_ref::<io::Error>()
@@ -458,7 +468,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => solve::solve(
             game,
             &source,
-            &limits.for_solve(),
+            &keeping_freed(limits.for_solve()),
             tactic,
             thread_count(threads)?,
             &solve::Output { json, verbose },
@@ -505,7 +515,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 game,
                 pysol,
                 deals: Deals::new(deals),
-                limits: limits.for_batch(),
+                limits: keeping_freed(limits.for_batch()),
                 threads,
                 share_hard: !side_by_side,
                 longest,
