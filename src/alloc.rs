@@ -23,8 +23,9 @@
 //! growing its table after a narrowed walk ended, finds its memory warm.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Mutex, OnceLock};
 
 /// The system allocator for small blocks; blocks of at least [`MAPPED`]
 /// bytes are mapped whole and asked for huge pages. Install it in a binary
@@ -255,6 +256,57 @@ impl Kept {
     }
 }
 
+/// Maps `bytes` more and first touches them on a thread of its own, then
+/// keeps them: for a block about to grow by that much (a table that will
+/// double), whose growth then takes warm pages (see [`keep_freed`]), while
+/// the search goes on. Does nothing unless blocks are kept, if a kept
+/// block already holds that much, or if the total mapped would pass the
+/// bound.
+pub fn touch_ahead(bytes: usize) {
+    static AHEAD: OnceLock<Mutex<Sender<usize>>> = OnceLock::new();
+    if !cfg!(target_os = "linux") || KEEP.load(Ordering::Relaxed) == 0 || bytes < MAPPED {
+        return;
+    }
+    let ahead = AHEAD.get_or_init(|| {
+        let (send, receive) = channel();
+        std::thread::spawn(move || {
+            for bytes in receive {
+                touch(bytes);
+            }
+        });
+        Mutex::new(send)
+    });
+    // A send fails only if the thread has gone, when nothing is touched.
+    let _ = ahead
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .send(bytes);
+}
+
+/// [`touch_ahead`]'s work, on its thread.
+fn touch(bytes: usize) {
+    let len = bytes.next_multiple_of(HUGE);
+    {
+        // Counted under the lock that fresh mappings make room under.
+        let kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let room = MAPPED_BYTES.load(Ordering::Relaxed) + len <= KEEP.load(Ordering::Relaxed);
+        if !room || kept.blocks.iter().any(|block| block.1 >= len) {
+            return;
+        }
+        MAPPED_BYTES.fetch_add(len, Ordering::Relaxed);
+    }
+    let block = reserve(len);
+    if block.is_null() {
+        MAPPED_BYTES.fetch_sub(len, Ordering::Relaxed);
+        return;
+    }
+    for page in (0..len).step_by(4096) {
+        // SAFETY: a page of the block just mapped, which no one else holds.
+        unsafe { block.add(page).write_volatile(0) };
+    }
+    release(block, len);
+}
+
 /// `len` bytes on a 2 MiB boundary, a kept block's or fresh (zeroed) ones,
 /// and which; null if the system has none.
 fn obtain(len: usize) -> (*mut u8, bool) {
@@ -412,7 +464,9 @@ mod tests {
     use super::*;
 
     /// The tests share the allocator's count and its kept blocks, so they
-    /// run one at a time, each leaving nothing kept.
+    /// run one at a time, each leaving nothing kept. Those that count what
+    /// is mapped keep too little for the memory a table of another test
+    /// has touched ahead (12 MiB at the least).
     static ALONE: Mutex<()> = Mutex::new(());
 
     /// Runs `test` alone with blocks kept up to `keep` bytes beyond those
@@ -474,7 +528,7 @@ mod tests {
     /// nothing more is mapped for it.
     #[test]
     fn kept_blocks_are_handed_out_again_cleared() {
-        keeping(8 * HUGE, || unsafe {
+        keeping(4 * HUGE, || unsafe {
             let first = HugePages.alloc_zeroed(layout(2 * HUGE));
             first.write_bytes(5, 2 * HUGE);
             HugePages.dealloc(first, layout(2 * HUGE));
@@ -492,7 +546,7 @@ mod tests {
     /// nothing new is mapped either way.
     #[test]
     fn blocks_grow_into_kept_ones() {
-        keeping(16 * HUGE, || unsafe {
+        keeping(11 * HUGE, || unsafe {
             let big = HugePages.alloc(layout(8 * HUGE));
             HugePages.dealloc(big, layout(8 * HUGE));
             let mapped = MAPPED_BYTES.load(Ordering::Relaxed);
@@ -516,6 +570,25 @@ mod tests {
             HugePages.dealloc(moved, layout(6 * HUGE));
             HugePages.dealloc(rest, layout(4 * HUGE));
             assert!(MAPPED_BYTES.load(Ordering::Relaxed) <= mapped + 2 * HUGE);
+        });
+    }
+
+    /// Memory touched ahead is kept, and a block of that size is then
+    /// handed out from it, nothing more mapped.
+    #[test]
+    fn memory_touched_ahead_is_handed_out() {
+        keeping(8 * HUGE, || unsafe {
+            touch_ahead(3 * HUGE);
+            let kept = || KEPT.lock().unwrap().blocks.iter().any(|b| b.1 >= 3 * HUGE);
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+            while !kept() && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            assert!(kept(), "nothing kept in 20 s");
+            let mapped = MAPPED_BYTES.load(Ordering::Relaxed);
+            let block = HugePages.alloc(layout(3 * HUGE));
+            assert_eq!(MAPPED_BYTES.load(Ordering::Relaxed), mapped);
+            HugePages.dealloc(block, layout(3 * HUGE));
         });
     }
 

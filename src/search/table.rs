@@ -27,6 +27,10 @@ pub(super) const PROBES: usize = 32;
 /// more growths, each rehashing far fewer keys than it then searches.
 const MIN_SLOTS: usize = 1 << 11;
 
+/// The least size of a table that grows twofold, not fourfold (see
+/// `Table::grow`).
+const DOUBLING_BYTES: usize = 8 << 20;
+
 /// The least fresh memory a pooled table has the pool touch: waking the
 /// threads costs more than touching a few pages.
 const POOLED_BYTES: usize = 4 << 20;
@@ -163,6 +167,9 @@ impl<K: TableKey> Table<K> {
             self.slots[..used].fill(K::EMPTY);
         }
         self.active = active;
+        if active * size_of::<K>() >= DOUBLING_BYTES && active < self.max_slots {
+            self.touch_ahead();
+        }
     }
 
     /// Records `key`; `false` if it, or (unless the table is exact) a key
@@ -259,7 +266,7 @@ impl<K: TableKey> Table<K> {
         // past 8 MiB they double: the kernel clears each fresh page as it
         // is first touched, and a large table grown fourfold may hold an
         // eighth of its slots.
-        let factor = if self.active * size_of::<K>() < 8 << 20 {
+        let factor = if self.active * size_of::<K>() < DOUBLING_BYTES {
             4
         } else {
             2
@@ -270,6 +277,16 @@ impl<K: TableKey> Table<K> {
             self.place(key);
         }
         self.scratch = keys;
+    }
+
+    /// Has the next growth's fresh memory, the slots' and the copy's,
+    /// first touched on another thread while the table fills (see
+    /// [`crate::alloc::touch_ahead`]), so that the growth does not wait on
+    /// the kernel. Touching it later, halfway to the growth, left it
+    /// unfinished when the growth came.
+    fn touch_ahead(&self) {
+        let next = (self.active * 2).min(self.max_slots) - self.active;
+        crate::alloc::touch_ahead((next + next / 2) * size_of::<K>());
     }
 
     /// Re-places a key while growing; one that finds no slot is dropped,
