@@ -263,7 +263,7 @@ impl Kept {
 /// block already holds that much, or if the total mapped would pass the
 /// bound.
 pub fn touch_ahead(bytes: usize) {
-    static AHEAD: OnceLock<Mutex<Sender<usize>>> = OnceLock::new();
+    static AHEAD: OnceLock<Sender<usize>> = OnceLock::new();
     if !cfg!(target_os = "linux") || KEEP.load(Ordering::Relaxed) == 0 || bytes < MAPPED {
         return;
     }
@@ -274,13 +274,10 @@ pub fn touch_ahead(bytes: usize) {
                 touch(bytes);
             }
         });
-        Mutex::new(send)
+        send
     });
     // A send fails only if the thread has gone, when nothing is touched.
-    let _ = ahead
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .send(bytes);
+    let _ = ahead.send(bytes);
 }
 
 /// [`touch_ahead`]'s work, on its thread.

@@ -152,7 +152,9 @@ impl<K: TableKey> Table<K> {
     /// allocator and [`crate::alloc`] remap a large block, copying
     /// nothing), and only the part past them is fresh memory, which the
     /// kernel clears as it is first touched, at many times the cost of a
-    /// fill. On a pooled table the pool's threads fill.
+    /// fill: [`crate::alloc`] hands out memory kept or touched ahead
+    /// instead where it has some. On a pooled table the pool's threads
+    /// fill.
     fn set_active(&mut self, active: usize) {
         let used = active + PROBES - 1;
         if self.slots.len() < used {
@@ -282,8 +284,8 @@ impl<K: TableKey> Table<K> {
     /// Has the next growth's fresh memory, the slots' and the copy's,
     /// first touched on another thread while the table fills (see
     /// [`crate::alloc::touch_ahead`]), so that the growth does not wait on
-    /// the kernel. Touching it later, halfway to the growth, left it
-    /// unfinished when the growth came.
+    /// the kernel: asked at once, as the touching can take as long as the
+    /// filling.
     fn touch_ahead(&self) {
         let next = (self.active * 2).min(self.max_slots) - self.active;
         crate::alloc::touch_ahead((next + next / 2) * size_of::<K>());
