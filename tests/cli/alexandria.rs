@@ -9,24 +9,15 @@ use super::*;
 /// with the reference rules.
 #[test]
 fn alexandria_hard_deals_are_won() {
-    for (deal, moves) in [
+    let solutions = [
         (3, 371),
         (37, 395),
         (48, 383),
         (195, 412),
         (388, 406),
         (616, 381),
-    ] {
-        let path = data(&format!("solutions/alexandria-{deal}.moves"));
-        let mut cmd = patience();
-        cmd.args(["verify", "alexandria", &deal.to_string(), "--moves", "-"])
-            .write_stdin(fs::read_to_string(path).unwrap());
-        cmd.assert()
-            .success()
-            .stdout(predicate::str::starts_with(format!(
-                "won: all {moves} moves"
-            )));
-    }
+    ];
+    assert_solutions_win("alexandria", &solutions);
 }
 
 /// A late Alexandria board, one entry a line: 146 cards home, the stock

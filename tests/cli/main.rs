@@ -40,6 +40,23 @@ mod stopped_batches;
 
 use common::*;
 
+/// Each `(deal, moves)` of `game` has its line in
+/// `tests/data/solutions/GAME-DEAL.moves`, which `verify` replays to a win
+/// in that many moves.
+fn assert_solutions_win(game: &str, solutions: &[(u64, usize)]) {
+    for &(deal, moves) in solutions {
+        let path = data(&format!("solutions/{game}-{deal}.moves"));
+        let mut cmd = patience();
+        cmd.args(["verify", game, &deal.to_string(), "--moves", "-"])
+            .write_stdin(fs::read_to_string(path).unwrap());
+        cmd.assert()
+            .success()
+            .stdout(predicate::str::starts_with(format!(
+                "won: all {moves} moves"
+            )));
+    }
+}
+
 /// The move lines of a `solve` text report: everything but `#` comments.
 fn move_lines(report: &str) -> Vec<&str> {
     report.lines().filter(|l| !l.starts_with('#')).collect()
