@@ -52,9 +52,10 @@ fn mapped(size: usize, align: usize) -> bool {
 /// many as it takes to keep all that is mapped within [`keep_freed`]'s
 /// bound or what is in use.
 fn map(len: usize) -> *mut u8 {
-    KEPT.lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .make_room(len);
+    // Under the lock, so that two threads mapping at once cannot both
+    // count on the same room.
+    let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    kept.make_room(len);
     let start = reserve(len);
     if !start.is_null() {
         MAPPED_BYTES.fetch_add(len, Ordering::Relaxed);
