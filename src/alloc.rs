@@ -25,7 +25,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 /// The system allocator for small blocks; blocks of at least [`MAPPED`]
 /// bytes are mapped whole and asked for huge pages. Install it in a binary
@@ -54,7 +54,7 @@ fn mapped(size: usize, align: usize) -> bool {
 fn map(len: usize) -> *mut u8 {
     // Under the lock, so that two threads mapping at once cannot both
     // count on the same room.
-    let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut kept = kept();
     kept.make_room(len);
     let start = reserve(len);
     if !start.is_null() {
@@ -173,6 +173,11 @@ pub fn keep_freed(bytes: usize) {
     KEEP.store(bytes, Ordering::Relaxed);
 }
 
+/// The kept blocks, for this thread alone while it holds them.
+fn kept() -> MutexGuard<'static, Kept> {
+    KEPT.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Blocks kept for reuse: `(address, length)`, whole huge pages on a
 /// 2 MiB boundary, a length of 0 for an unused entry.
 struct Kept {
@@ -189,12 +194,7 @@ impl Kept {
             .map(|block| (block.1, block))
             .filter(|&(held, _)| held >= len)
             .min_by_key(|&(held, _)| held)?;
-        let start = block.0;
-        *block = match block.1 - len {
-            0 => (0, 0),
-            rest => (start + len, rest),
-        };
-        Some(start)
+        Some(split_off(block, len))
     }
 
     /// Takes `len` bytes from the start of the kept block at `at`, if one
@@ -208,10 +208,7 @@ impl Kept {
         else {
             return false;
         };
-        *block = match block.1 - len {
-            0 => (0, 0),
-            rest => (at + len, rest),
-        };
+        split_off(block, len);
         true
     }
 
@@ -257,6 +254,17 @@ impl Kept {
     }
 }
 
+/// Takes `len` bytes from the start of a kept block, which keeps the rest
+/// (none left, an unused entry); gives their address.
+fn split_off(block: &mut (usize, usize), len: usize) -> usize {
+    let (start, held) = *block;
+    *block = match held - len {
+        0 => (0, 0),
+        rest => (start + len, rest),
+    };
+    start
+}
+
 /// Maps `bytes` more and first touches them on a thread of its own, then
 /// keeps them: for a block about to grow by that much (a table that will
 /// double), whose growth then takes warm pages (see [`keep_freed`]), while
@@ -286,7 +294,7 @@ fn touch(bytes: usize) {
     let len = bytes.next_multiple_of(HUGE);
     {
         // Counted under the lock that fresh mappings make room under.
-        let kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let kept = kept();
         let room = MAPPED_BYTES.load(Ordering::Relaxed) + len <= KEEP.load(Ordering::Relaxed);
         if !room || kept.blocks.iter().any(|block| block.1 >= len) {
             return;
@@ -308,10 +316,7 @@ fn touch(bytes: usize) {
 /// `len` bytes on a 2 MiB boundary, a kept block's or fresh (zeroed) ones,
 /// and which; null if the system has none.
 fn obtain(len: usize) -> (*mut u8, bool) {
-    let kept = KEPT
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .take(len);
+    let kept = kept().take(len);
     match kept {
         Some(at) => (at as *mut u8, false),
         None => (map(len), true),
@@ -323,7 +328,7 @@ fn obtain(len: usize) -> (*mut u8, bool) {
 /// is touched or given back; `None` if no kept block is large enough, or
 /// the system would not move them.
 fn grow_from_kept(ptr: *mut u8, held: usize, wanted: usize) -> Option<*mut u8> {
-    let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut kept = kept();
     let piece = kept.take(wanted - held)? as *mut u8;
     let moved = reserve(wanted);
     if moved.is_null() {
@@ -355,9 +360,7 @@ fn grow_from_kept(ptr: *mut u8, held: usize, wanted: usize) -> Option<*mut u8> {
 /// Gives back `len` bytes (whole huge pages) of a block at `ptr`, to be
 /// kept or returned to the system.
 fn release(ptr: *mut u8, len: usize) {
-    KEPT.lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .put(ptr as usize, len);
+    kept().put(ptr as usize, len);
 }
 
 // SAFETY: small blocks go to `System`, which upholds the contract; large
@@ -419,11 +422,7 @@ unsafe impl GlobalAlloc for HugePages {
                 return ptr;
             }
             let end = ptr as usize + held;
-            let grown = KEPT
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .take_at(end, wanted - held);
-            if grown {
+            if kept().take_at(end, wanted - held) {
                 return ptr;
             }
             if let Some(moved) = grow_from_kept(ptr, held, wanted) {
@@ -476,7 +475,7 @@ mod tests {
         keep_freed(MAPPED_BYTES.load(Ordering::Relaxed) + keep);
         test();
         keep_freed(0);
-        KEPT.lock().unwrap().make_room(0);
+        kept().make_room(0);
     }
 
     fn layout(size: usize) -> Layout {
@@ -577,12 +576,12 @@ mod tests {
     fn memory_touched_ahead_is_handed_out() {
         keeping(8 * HUGE, || unsafe {
             touch_ahead(3 * HUGE);
-            let kept = || KEPT.lock().unwrap().blocks.iter().any(|b| b.1 >= 3 * HUGE);
+            let held = || kept().blocks.iter().any(|b| b.1 >= 3 * HUGE);
             let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-            while !kept() && std::time::Instant::now() < deadline {
+            while !held() && std::time::Instant::now() < deadline {
                 std::thread::sleep(std::time::Duration::from_millis(5));
             }
-            assert!(kept(), "nothing kept in 20 s");
+            assert!(held(), "nothing kept in 20 s");
             let mapped = MAPPED_BYTES.load(Ordering::Relaxed);
             let block = HugePages.alloc(layout(3 * HUGE));
             assert_eq!(MAPPED_BYTES.load(Ordering::Relaxed), mapped);

@@ -128,11 +128,10 @@ pub fn machine_memory() -> Option<u64> {
 
 /// The default `--memory`, as the option's text: a quarter of `machine`'s
 /// memory, at most 4G, or the library's default (1G) when the system does
-/// not say. Lanes' hard
-/// losses fill a table of tens of millions of positions, and a table at
-/// its cap searches again what it forgot (`docs/tuning.md`); a quarter
-/// leaves room for the searches' own memory, which may take as much
-/// again, and for the rest of the machine.
+/// not say. Lanes' hard losses fill a table of tens of millions of
+/// positions, and a table at its cap searches again what it forgot
+/// (`docs/tuning.md`); a quarter leaves room for the searches' own
+/// memory, which may take as much again, and for the rest of the machine.
 pub fn default_memory(machine: Option<u64>) -> String {
     const MOST: u64 = 4 << 30;
     let bytes = machine.map_or(DEFAULT_MEMORY as u64, |machine| (machine / 4).min(MOST));

@@ -28,7 +28,7 @@ pub(super) const PROBES: usize = 32;
 const MIN_SLOTS: usize = 1 << 11;
 
 /// The least size of a table that grows twofold, not fourfold (see
-/// `Table::grow`).
+/// `Table::growth_factor`).
 const DOUBLING_BYTES: usize = 8 << 20;
 
 /// The least fresh memory a pooled table has the pool touch: waking the
@@ -169,7 +169,7 @@ impl<K: TableKey> Table<K> {
             self.slots[..used].fill(K::EMPTY);
         }
         self.active = active;
-        if active * size_of::<K>() >= DOUBLING_BYTES && active < self.max_slots {
+        if self.growth_factor() == 2 && active < self.max_slots {
             self.touch_ahead();
         }
     }
@@ -264,16 +264,7 @@ impl<K: TableKey> Table<K> {
                 .iter()
                 .filter(|k| !k.same(&K::EMPTY)),
         );
-        // Small tables grow fourfold, since each growth rehashes every key;
-        // past 8 MiB they double: the kernel clears each fresh page as it
-        // is first touched, and a large table grown fourfold may hold an
-        // eighth of its slots.
-        let factor = if self.active * size_of::<K>() < DOUBLING_BYTES {
-            4
-        } else {
-            2
-        };
-        self.set_active((self.active * factor).min(self.max_slots));
+        self.set_active(self.next_active());
         self.len = 0;
         for &key in &keys {
             self.place(key);
@@ -287,8 +278,25 @@ impl<K: TableKey> Table<K> {
     /// the kernel: asked at once, as the touching can take as long as the
     /// filling.
     fn touch_ahead(&self) {
-        let next = (self.active * 2).min(self.max_slots) - self.active;
+        let next = self.next_active() - self.active;
         crate::alloc::touch_ahead((next + next / 2) * size_of::<K>());
+    }
+
+    /// The slots in use after the next growth.
+    fn next_active(&self) -> usize {
+        (self.active * self.growth_factor()).min(self.max_slots)
+    }
+
+    /// How many times its slots the table takes when it grows. Small
+    /// tables grow fourfold, since each growth rehashes every key; past
+    /// 8 MiB they double: the kernel clears each fresh page as it is first
+    /// touched, and a large table grown fourfold may hold an eighth of its
+    /// slots.
+    fn growth_factor(&self) -> usize {
+        match self.active * size_of::<K>() < DOUBLING_BYTES {
+            true => 4,
+            false => 2,
+        }
     }
 
     /// Re-places a key while growing; one that finds no slot is dropped,
