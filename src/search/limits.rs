@@ -169,9 +169,16 @@ impl std::str::FromStr for Tactic {
                 let tactic = match kind {
                     "narrowed" => Tactic::Narrowed,
                     "beam" => Tactic::Beam,
+                    "horizon" => {
+                        return match level.parse() {
+                            Ok(moves) if moves > 0 => Ok(Tactic::Horizon(moves)),
+                            _ => Err(format!("`{level}` is not a horizon (1 or more moves)")),
+                        };
+                    }
                     _ => {
                         return Err(format!(
-                            "`{text}` is not a tactic: best-first, full, narrowed-N or beam-N"
+                            "`{text}` is not a tactic: best-first, full, narrowed-N, \
+                             horizon-N or beam-N"
                         ));
                     }
                 };
@@ -188,6 +195,7 @@ impl std::fmt::Display for Tactic {
             Tactic::BestFirst => write!(f, "best-first"),
             Tactic::Full => write!(f, "full"),
             Tactic::Narrowed(level) => write!(f, "narrowed-{level}"),
+            Tactic::Horizon(moves) => write!(f, "horizon-{moves}"),
             Tactic::Beam(level) => write!(f, "beam-{level}"),
         }
     }

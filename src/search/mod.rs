@@ -8,9 +8,11 @@
 //! - A *node* is a position expanded (its moves generated) or played
 //!   through by a rollout: `--max-nodes` and the budgets count nodes.
 //! - A *tactic* ([`Tactic`]) is a way of searching: a depth-first *walk*
-//!   ([`walk`]), *full* (every move) or *narrowed* (leaving out moves the
+//!   ([`walk`]), *full* (every move), *narrowed* (leaving out moves the
 //!   engine judges seldom needed, more of them at lower levels: see
-//!   [`crate::game::Ask`]); *best-first* search ([`best_first`]); or a
+//!   [`crate::game::Ask`]) or with a *horizon* (every move, but no line
+//!   going more than so many moves without a card home: see
+//!   [`Tactic::Horizon`]); *best-first* search ([`best_first`]); or a
 //!   *beam* ([`beam`]), led by *rollouts* ([`rollout`]). The game's
 //!   [`Plan`] says which tactics it takes turns at.
 //! - The *exhaustive tactic* is the one tactic of a plan that makes every

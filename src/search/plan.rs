@@ -19,6 +19,10 @@ pub struct Plan {
     /// moves and has no end; the games whose levels are a table of choices
     /// have as many as the table.
     pub max_narrowing: Option<u32>,
+    /// The horizons of the horizon walks, which take their turns after the
+    /// narrowed walks: every move, but no line goes on more than a horizon
+    /// of moves without a card going home (see [`Tactic::Horizon`]).
+    pub horizons: &'static [u32],
     /// The levels of narrowing of the beams (see `search::beam`), which
     /// take their turns last.
     pub beams: &'static [u32],
@@ -55,6 +59,7 @@ impl Plan {
         best_first: false,
         narrowings: &[],
         max_narrowing: None,
+        horizons: &[],
         beams: &[],
         rollout_level: same_level,
         beam_weight: 1,
@@ -89,6 +94,12 @@ pub enum Tactic {
     Narrowed(u32),
     /// Depth-first with every move.
     Full,
+    /// Depth-first with every move, leaving out those that take a line
+    /// more than this many moves past the last card sent home: most of a
+    /// lost line's positions are shuffles that never send another card
+    /// home, and a won line seldom needs many moves between two cards home.
+    /// Like a narrowed walk, it only ever proves a win.
+    Horizon(u32),
     /// A beam search at a level of narrowing (see [`super::beam`]).
     Beam(u32),
 }
@@ -96,7 +107,7 @@ pub enum Tactic {
 impl Tactic {
     /// The tactics a game's searches take turns at: the exhaustive one
     /// first, best-first where the plan has it, else the full walk; then
-    /// the narrowed walks, then the beams.
+    /// the narrowed walks, the horizon walks, then the beams.
     pub(super) fn all(plan: &Plan) -> Vec<Tactic> {
         let exhaustive = if plan.best_first {
             Tactic::BestFirst
@@ -104,9 +115,11 @@ impl Tactic {
             Tactic::Full
         };
         let narrowed = plan.narrowings.iter().map(|&level| Tactic::Narrowed(level));
+        let horizons = plan.horizons.iter().map(|&moves| Tactic::Horizon(moves));
         let beams = plan.beams.iter().map(|&level| Tactic::Beam(level));
         std::iter::once(exhaustive)
             .chain(narrowed)
+            .chain(horizons)
             .chain(beams)
             .collect()
     }
@@ -122,7 +135,7 @@ impl Tactic {
         match self {
             Tactic::Narrowed(other) => other <= level,
             Tactic::Beam(beam) => beam <= level && (plan.rollout_level)(beam) <= level,
-            Tactic::BestFirst | Tactic::Full => false,
+            Tactic::BestFirst | Tactic::Full | Tactic::Horizon(_) => false,
         }
     }
 
@@ -131,7 +144,7 @@ impl Tactic {
         match self {
             Tactic::BestFirst => BEST_FIRST_WEIGHT,
             Tactic::Beam(_) => plan.beam_weight,
-            Tactic::Narrowed(_) | Tactic::Full => 1,
+            Tactic::Narrowed(_) | Tactic::Full | Tactic::Horizon(_) => 1,
         }
     }
 }
@@ -141,7 +154,9 @@ mod tests {
     use super::*;
 
     /// A beam is covered once a narrowed walk at its level and its
-    /// rollouts' level has ended, and not before; the walks are never.
+    /// rollouts' level has ended, and not before; the full walk and the
+    /// horizon walks never (a horizon walk makes moves no narrowed walk
+    /// does).
     #[test]
     fn a_narrowed_walk_covers_the_lower_levels_and_their_beams() {
         const fn one_up(level: u32) -> u32 {
@@ -158,5 +173,27 @@ mod tests {
         assert!(Tactic::Beam(2).covered_by_narrowed(&Plan::FULL_WALK, 2));
         assert!(!Tactic::Full.covered_by_narrowed(&plan, 9));
         assert!(!Tactic::BestFirst.covered_by_narrowed(&plan, 9));
+        assert!(!Tactic::Horizon(2).covered_by_narrowed(&plan, 9));
+    }
+
+    /// The exhaustive tactic first, then the narrowed walks, the horizon
+    /// walks and the beams, each in the plan's order.
+    #[test]
+    fn the_tactics_take_turns_in_the_plans_order() {
+        let plan = Plan {
+            narrowings: &[2, 1],
+            horizons: &[6, 4],
+            beams: &[3],
+            ..Plan::FULL_WALK
+        };
+        let all = [
+            Tactic::Full,
+            Tactic::Narrowed(2),
+            Tactic::Narrowed(1),
+            Tactic::Horizon(6),
+            Tactic::Horizon(4),
+            Tactic::Beam(3),
+        ];
+        assert_eq!(Tactic::all(&plan), all);
     }
 }

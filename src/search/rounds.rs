@@ -415,7 +415,7 @@ impl<'a, G: Game> Scheduler<'a, G> {
                 Tactic::BestFirst | Tactic::Full => {
                     return Some((Verdict::Lost, None, Vec::new()));
                 }
-                beam @ Tactic::Beam(_) => vec![beam],
+                other @ (Tactic::Horizon(_) | Tactic::Beam(_)) => vec![other],
             },
             End::Crowded => match workers.expect("a shared walk has workers").leave() {
                 Some(true) => return Some((Verdict::Lost, None, Vec::new())),

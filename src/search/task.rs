@@ -124,12 +124,18 @@ impl<G: Game> Task<G> {
             let root = search.game.initial();
             let key = search.game.key(&root);
             table.clear();
-            table.set_exact(matches!(self.tactic, Tactic::Narrowed(_) | Tactic::Beam(_)));
+            table.set_exact(matches!(
+                self.tactic,
+                Tactic::Narrowed(_) | Tactic::Horizon(_) | Tactic::Beam(_)
+            ));
             table.insert(key);
             match self.tactic {
                 Tactic::BestFirst => Attempt::BestFirst(BestFirst::new(root, room)),
                 Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, walk_room)),
                 Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, walk_room)),
+                Tactic::Horizon(moves) => {
+                    Attempt::Walk(Walk::new(root, key, 0, walk_room).with_horizon(moves))
+                }
                 Tactic::Beam(level) => {
                     let rollout_level = (search.plan.rollout_level)(level);
                     Attempt::Beam(Beam::new(root, level, rollout_level, room))

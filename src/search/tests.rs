@@ -189,12 +189,97 @@ fn a_best_first_attempt_past_its_memory_gives_up() {
     assert!(search.nodes < 100_000);
 }
 
+/// Two lines from position 0 to 5, whose move to 6 sends the one card
+/// home and wins: the first move starts the long line, 0 1 2 3 4 5, the
+/// second the short one, 0 10 4 5. No other move sends a card home.
+struct Ladder;
+
+impl Planned for Ladder {
+    const PLAN: Plan = Plan::FULL_WALK;
+}
+
+impl Game for Ladder {
+    const ACYCLIC: bool = true;
+    type State = u64;
+    type Key = u64;
+    type Move = u64;
+
+    fn new(_: &Board) -> Result<Ladder, BoardError> {
+        Err(BoardError::whole("a ladder is built by hand"))
+    }
+    fn initial(&self) -> u64 {
+        0
+    }
+    fn key(&self, &at: &u64) -> u64 {
+        at + 1
+    }
+    fn is_won(&self, &at: &u64) -> bool {
+        at == 6
+    }
+    fn cards_home(&self, &at: &u64) -> u32 {
+        u32::from(at == 6)
+    }
+    fn score(&self, _: &u64) -> i32 {
+        0
+    }
+    fn moves(&self, &at: &u64, _: Option<u64>, _: Ask, out: &mut Vec<u64>) {
+        let to: &[u64] = match at {
+            0 => &[1, 10],
+            1..=4 => &[at + 1],
+            10 => &[4],
+            5 => &[6],
+            _ => &[],
+        };
+        out.extend(to);
+    }
+    fn play(&self, _: &u64, to: u64) -> u64 {
+        to
+    }
+    fn notation(&self, _: &u64, to: u64, out: &mut Vec<notation::Move>) {
+        out.push(notation::Move::Draw(crate::card::Card::from_index(
+            to as usize,
+        )));
+    }
+    fn to_board(&self, _: &u64) -> Board {
+        Board::default()
+    }
+}
+
+fn solve_ladder(horizon: u32) -> Report {
+    let mut tables = Tables::new(1 << 20);
+    solve_alone(
+        &Ladder,
+        &Limits::default(),
+        &mut tables,
+        Tactic::Horizon(horizon),
+    )
+}
+
+/// The long line reaches 4 four moves past the start; past a horizon of
+/// three the walk leaves 4 out of its table too, and takes the short line
+/// through it. Were 4 tabled there, the walk would end without the win.
+#[test]
+fn a_horizon_walk_cuts_long_lines_and_takes_the_short_ones() {
+    let report = solve_ladder(3);
+    assert_eq!(report.verdict, Verdict::Won);
+    let line: Vec<_> = [10, 4, 5, 6]
+        .map(|to| notation::Move::Draw(crate::card::Card::from_index(to)))
+        .into();
+    assert_eq!(report.moves, line);
+    // Both lines run three moves without a card home before 5: a horizon
+    // of two ends without the win, and proves nothing.
+    let report = solve_ladder(2);
+    assert_eq!(report.verdict, Verdict::Unknown);
+    assert_eq!(report.stop, Some(Stop::Narrowed));
+}
+
 #[test]
 fn a_tactic_is_named_as_tactic_takes_it() {
     let all = [
         Tactic::BestFirst,
         Tactic::Full,
         Tactic::Narrowed(3),
+        Tactic::Horizon(5),
         Tactic::Beam(2),
     ];
     for tactic in all {

@@ -84,15 +84,20 @@ struct Frame<S, K> {
     deferred_from: u32,
     /// Whether the walk is going over those moves again.
     again: bool,
+    /// Under a horizon, this position's cards home, and the moves since
+    /// its line last sent one home (small: they share the frame's padding).
+    home: u8,
+    idle: u8,
 }
 
-/// A position reached, its key and the key's hash, and the move that
-/// reached it.
+/// A position reached, its key and the key's hash, the move that reached
+/// it, and the moves since its line last sent a card home.
 type Reached<G> = (
     <G as Game>::State,
     <G as Game>::Key,
     u64,
     Option<<G as Game>::Move>,
+    u8,
 );
 
 /// A depth-first walk, kept between the turns of its tactic: a turn that
@@ -101,6 +106,9 @@ type Reached<G> = (
 pub(super) struct Walk<G: Game> {
     /// The narrowing level, 0 for the full search.
     narrowing: u32,
+    /// The most moves a line may go without sending a card home, if the
+    /// walk has a horizon (see [`super::Tactic::Horizon`]).
+    horizon: Option<u32>,
     moves: Vec<G::Move>,
     /// The position each of `moves` leads to, its key and the key's hash,
     /// worked out when its parent was expanded (to prefetch its table slot)
@@ -130,15 +138,25 @@ impl<G: Game> Walk<G> {
     pub(super) fn new(root: G::State, key: G::Key, narrowing: u32, room: usize) -> Walk<G> {
         Walk {
             narrowing,
+            horizon: None,
             moves: Vec::new(),
             children: Vec::new(),
             stack: Vec::new(),
             deferred: Vec::new(),
-            pending: Some((root, key, key.table_hash(), None)),
+            pending: Some((root, key, key.table_hash(), None, 0)),
             path: AHashSet::new(),
             path_kept: false,
             room,
             leave_when_crowded: false,
+        }
+    }
+
+    /// The walk, cutting every line that goes more than `moves` moves
+    /// without sending a card home.
+    pub(super) fn with_horizon(self, moves: u32) -> Walk<G> {
+        Walk {
+            horizon: Some(moves),
+            ..self
         }
     }
 
@@ -170,7 +188,7 @@ impl<G: Game> Walk<G> {
         table: &mut impl Visited<G::Key>,
     ) -> End<notation::Move> {
         loop {
-            if let Some((state, key, hash, last)) = self.pending {
+            if let Some((state, key, hash, last, idle)) = self.pending {
                 // Asked before the position is taken, so that a walk told
                 // to stay goes on from it.
                 if self.leave_when_crowded && search.at_check() && table.is_crowded() {
@@ -183,7 +201,7 @@ impl<G: Game> Walk<G> {
                 if search.at_check() && self.path_bytes() > self.room {
                     return End::OutOfRoom;
                 }
-                self.expand(search, state, (key, hash), last, table);
+                self.expand(search, state, (key, hash), (last, idle), table);
             }
             let Some(frame) = self.stack.last_mut() else {
                 return End::Lost;
@@ -218,6 +236,20 @@ impl<G: Game> Walk<G> {
                 search.best = search.game.cards_home(&child);
                 return End::Won(self.solution(search.game));
             }
+            // Past the horizon the child is not entered, nor put in the
+            // table: a shorter line may still reach it.
+            let idle = match self.horizon {
+                None => 0,
+                Some(horizon) => {
+                    if search.game.cards_home(&child) > u32::from(frame.home) {
+                        0
+                    } else if u32::from(frame.idle) < horizon {
+                        frame.idle.saturating_add(1)
+                    } else {
+                        continue;
+                    }
+                }
+            };
             let enter = match table.visit(key, hash) {
                 Visit::Fresh => !self.on_path(key, table),
                 Visit::Seen => false,
@@ -231,7 +263,7 @@ impl<G: Game> Walk<G> {
                 Visit::Busy => true,
             };
             if enter {
-                self.pending = Some((child, key, hash, Some(mv)));
+                self.pending = Some((child, key, hash, Some(mv), idle));
             }
         }
     }
@@ -243,11 +275,12 @@ impl<G: Game> Walk<G> {
         search: &mut Search<G>,
         state: G::State,
         (key, hash): (G::Key, u64),
-        last: Option<G::Move>,
+        (last, idle): (Option<G::Move>, u8),
         table: &mut impl Visited<G::Key>,
     ) {
         let game = search.game;
-        search.best = search.best.max(game.cards_home(&state));
+        let home = game.cards_home(&state);
+        search.best = search.best.max(home);
         if game.is_dead_end(&state) {
             table.finish(key, hash);
             return;
@@ -281,6 +314,8 @@ impl<G: Game> Walk<G> {
             end,
             deferred_from: self.deferred.len() as u32,
             again: false,
+            home: home.min(u32::from(u8::MAX)) as u8,
+            idle,
         });
     }
 
