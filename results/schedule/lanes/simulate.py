@@ -1,20 +1,27 @@
 #!/usr/bin/env python3
-"""Simulates Lanes' schedule (src/search/rounds.rs) from what each tactic
-takes alone (profile.sh), as results/schedule/simulate.py does Raglan's:
-a turn takes up its attempt where it stopped, so a schedule spends in
-each tactic what the tactic alone spends up to there.
+"""Simulates Lanes' schedule (src/search/rounds.rs: every tactic the same
+budget each round, from 1000 nodes, three times more each round) from
+what each tactic takes alone (profile.sh): a turn takes up its attempt
+where it stopped, so a schedule spends in each tactic what the tactic
+alone spends up to there. A narrowed walk that ends drops the narrower
+ones and the beams at its level or below; any other tactic that ends
+without a win drops alone.
 
     simulate.py p.csv [more.csv ...]
 
-Prints, for each schedule tried, the seconds of solving with each deal
-counted at most 10 s (an unknown at the limit), and the deals unknown.
+Prints the plan's schedule, then the best of the schedules made of the
+full walk, narrowed walks 1..3, horizon walks 3..8 and beams 2 and 3:
+the seconds of solving with each deal counted at most 10 s (an unknown
+at the limit), the deals unknown, and how many of them the profiles
+could not follow far enough (rerun those with a larger CAP).
 """
 import csv
+import itertools
 import sys
 from collections import defaultdict
 
-TACTICS = ["full", "narrowed-1", "narrowed-2", "narrowed-3", "beam-2", "beam-3"]
 LIMIT = 10e6
+PLAN = "full narrowed-1 horizon-3 horizon-5 beam-3"
 
 
 def load(paths):
@@ -23,54 +30,79 @@ def load(paths):
         for row in csv.DictReader(open(path)):
             deals[row["deal"]][row["tactic"]] = (
                 row["verdict"], row["stop"], int(row["nodes"]), int(row["micros"]))
-    return {d: t for d, t in deals.items() if len(t) == len(TACTICS)}
+    return deals
 
 
-def simulate(tactics, by_round, beam_weight, first=1000, growth=3):
+def level(tactic):
+    return int(tactic.rsplit("-", 1)[1])
+
+
+def simulate(tactics, order, first=1000, growth=3):
     """(verdict, micros) of one deal; verdict None past what is known."""
-    tasks, spent, micros = list(TACTICS), defaultdict(int), 0.0
+    tasks, spent, micros, budget = list(order), defaultdict(int), 0.0, first
     while tasks:
-        budget, budgets = first, []
-        for task in tasks:
-            budgets.append(budget * (beam_weight if task.startswith("beam") else 1))
-            if not by_round:
-                budget *= growth
-        first = budget * growth if by_round else budget
         ended = []
-        for task, allowance in zip(tasks, budgets):
+        for task in tasks:
             verdict, stop, need, time = tactics[task]
             per_node = time / max(need, 1)
             ends = verdict in ("won", "lost") or stop == "narrowed"
-            if not ends and allowance > need:
+            if not ends and budget > need:
                 return None, micros
-            reached = need if ends and need <= allowance else max(allowance, spent[task])
+            reached = need if ends and need <= budget else max(budget, spent[task])
             micros += (reached - spent[task]) * per_node
             spent[task] = reached
-            if ends and need <= allowance:
+            if ends and need <= budget:
                 if verdict in ("won", "lost"):
                     return verdict, micros
                 ended.append(task)
+        budget *= growth
         for task in ended:
-            level = int(task[-1])
-            narrower = task.startswith("narrowed")
-            tasks = [t for t in tasks if not (t == task or narrower and t.startswith("narrowed") and int(t[-1]) <= level)]
+            covers = lambda t: t == task or (
+                task.startswith("narrowed")
+                and t.startswith(("narrowed", "beam"))
+                and level(t) <= level(task))
+            tasks = [t for t in tasks if not covers(t)]
     return "unknown", micros
+
+
+def run(deals, order):
+    seconds, unknown, unfollowed = 0.0, [], 0
+    for deal, tactics in deals.items():
+        if any(t not in tactics for t in order):
+            continue
+        verdict, micros = simulate(tactics, order)
+        unfollowed += verdict is None
+        if verdict in (None, "unknown") or micros > LIMIT:
+            seconds, unknown = seconds + LIMIT, unknown + [deal]
+        else:
+            seconds += micros
+    return seconds, unknown, unfollowed
+
+
+def show(result, order):
+    seconds, unknown, unfollowed = result
+    print(f"{seconds / 1e6:7.1f} s {len(unknown):3d} unknown ({unfollowed} unfollowed)"
+          f"  {' '.join(order)}: {' '.join(unknown)}")
 
 
 def main():
     deals = load(sys.argv[1:])
-    print(f"{len(deals)} deals")
-    for by_round in (False, True):
-        for weight in (1, 2, 3, 9):
-            seconds, unknown = 0.0, 0
-            for tactics in deals.values():
-                verdict, micros = simulate(tactics, by_round, weight)
-                if verdict in (None, "unknown") or micros > LIMIT:
-                    seconds, unknown = seconds + LIMIT, unknown + 1
-                else:
-                    seconds += micros
-            growth = "each round" if by_round else "each turn"
-            print(f"growth {growth:10s} beams x{weight}: {seconds / 1e6:7.1f} s, {unknown} unknown")
+    print(f"{len(deals)} deals; the plan:")
+    show(run(deals, PLAN.split()), PLAN.split())
+    narrowed = [[f"narrowed-{k}" for k in range(1, top + 1)] for top in range(4)]
+    horizons = [f"horizon-{h}" for h in range(3, 9)]
+    beams = [[], ["beam-2"], ["beam-3"], ["beam-2", "beam-3"]]
+    tried = []
+    for n in narrowed:
+        for k in range(4):
+            for h in itertools.combinations(horizons, k):
+                for b in beams:
+                    order = ["full"] + n + list(h) + b
+                    tried.append((run(deals, order), order))
+    tried.sort(key=lambda t: (t[0][0], len(t[0][1])))
+    print("the best schedules:")
+    for result, order in tried[:15]:
+        show(result, order)
 
 
 if __name__ == "__main__":
