@@ -6,9 +6,9 @@
 use super::*;
 
 /// Lanes deals 4257, 4710, 6040 and 8443, unknown at the default limits
-/// in `results/lanes.csv`, are won: the lines found in long runs and by a
-/// horizon walk (`results/README.md`) replay to a win with the reference
-/// rules.
+/// in the record before the horizon walks, are won: the lines found in
+/// long runs and by a horizon walk (`results/README.md`) replay to a win
+/// with the reference rules.
 #[test]
 fn lanes_hard_deals_are_won() {
     let deals = [(4257, 150), (4710, 187), (6040, 135), (8443, 156)];
