@@ -84,9 +84,8 @@ struct Frame<S, K> {
     deferred_from: u32,
     /// Whether the walk is going over those moves again.
     again: bool,
-    /// Under a horizon, this position's cards home, and the moves since
-    /// its line last sent one home (small: they share the frame's padding).
-    home: u8,
+    /// Under a horizon, the moves since this position's line last sent a
+    /// card home.
     idle: u8,
 }
 
@@ -241,7 +240,8 @@ impl<G: Game> Walk<G> {
             let idle = match self.horizon {
                 None => 0,
                 Some(horizon) => {
-                    if search.game.cards_home(&child) > u32::from(frame.home) {
+                    let game = search.game;
+                    if game.cards_home(&child) > game.cards_home(&frame.state) {
                         0
                     } else if u32::from(frame.idle) < horizon {
                         frame.idle.saturating_add(1)
@@ -279,8 +279,7 @@ impl<G: Game> Walk<G> {
         table: &mut impl Visited<G::Key>,
     ) {
         let game = search.game;
-        let home = game.cards_home(&state);
-        search.best = search.best.max(home);
+        search.best = search.best.max(game.cards_home(&state));
         if game.is_dead_end(&state) {
             table.finish(key, hash);
             return;
@@ -314,7 +313,6 @@ impl<G: Game> Walk<G> {
             end,
             deferred_from: self.deferred.len() as u32,
             again: false,
-            home: home.min(u32::from(u8::MAX)) as u8,
             idle,
         });
     }
