@@ -50,7 +50,8 @@ pub struct Batch {
     /// table ([`search::solve_parallel`]), with what is left of its limits.
     /// Hard deals then end sooner (1.2x to 6x on two threads), at the cost
     /// of the tenth searched twice; batches whose deals all end within the
-    /// tenth are unchanged. In a game with a beam no deal is put aside:
+    /// tenth are unchanged. In a game whose beam stays to the end of a
+    /// deal ([`crate::search::Plan::beam_stays`]) no deal is put aside:
     /// a thread with no deal left plays a share of the rollouts of a deal
     /// still running (see [`crate::search::Tables::in_pool`]), which is
     /// how such a deal uses every thread in `solve_parallel` too, without
@@ -192,7 +193,7 @@ impl Batch {
         let memory = self.limits.memory / self.threads.max(1);
         let sliced = self.share_hard
             && self.threads > 1
-            && G::PLAN.beams.is_empty()
+            && !G::PLAN.beam_stays()
             && (self.limits.timeout.is_some() || self.limits.max_nodes.is_some());
         let first = match sliced {
             true => Limits {

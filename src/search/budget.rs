@@ -22,6 +22,9 @@ pub(super) enum End<M> {
     Stopped(Stop),
     /// The turn used up its nodes; the attempt can go on.
     OutOfNodes,
+    /// The attempt took the most nodes its tactic may
+    /// ([`Plan::beam_nodes`](super::Plan::beam_nodes)), with no verdict.
+    Spent,
     /// The attempt filled the memory it may take besides its table.
     OutOfRoom,
     /// A shared walk that may leave unfinished met a crowded table (see

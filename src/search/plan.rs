@@ -32,6 +32,12 @@ pub struct Plan {
     pub rollout_level: fn(u32) -> u32,
     /// How many times the turn's budget a beam's turn gets.
     pub beam_weight: u64,
+    /// The most nodes a beam takes, all its turns together, before it
+    /// leaves the schedule. A beam never ends on a lost deal (each time it
+    /// runs dry it starts over wider), so in a game whose beam wins early
+    /// or not at all, its later turns only slow the full walk, the one
+    /// tactic that proves a loss.
+    pub beam_nodes: Option<u64>,
     /// The most bytes a walk's path may take, whatever its table's share:
     /// a game whose full walk cannot hope to end on a whole deal may have
     /// it give up early and leave the time to the others.
@@ -63,11 +69,25 @@ impl Plan {
         beams: &[],
         rollout_level: same_level,
         beam_weight: 1,
+        beam_nodes: None,
         max_path_bytes: usize::MAX,
         first_turn_nodes: 100_000,
         growth_by_round: false,
         rollouts_shun_dead_ends: false,
     };
+}
+
+impl Plan {
+    /// Whether a beam stays in the schedule to the end of a hard deal (it
+    /// has no [`Plan::beam_nodes`]): its rollouts, played on every thread,
+    /// are then how such a deal uses them, so one thread takes every turn
+    /// (see `search::workers`) and a batch puts no deal aside (see
+    /// `Batch::share_hard`). A beam with a cap is soon gone, and is dealt
+    /// out like the other tactics: the full walk it would leave on one
+    /// thread may need hundreds of millions of positions.
+    pub fn beam_stays(&self) -> bool {
+        !self.beams.is_empty() && self.beam_nodes.is_none()
+    }
 }
 
 /// Rollouts at the level of the search they lead.
@@ -139,6 +159,14 @@ impl Tactic {
         }
     }
 
+    /// The most nodes this tactic takes, all its turns together.
+    pub(super) fn most_nodes(self, plan: &Plan) -> u64 {
+        match self {
+            Tactic::Beam(_) => plan.beam_nodes.unwrap_or(u64::MAX),
+            Tactic::BestFirst | Tactic::Narrowed(_) | Tactic::Full | Tactic::Horizon(_) => u64::MAX,
+        }
+    }
+
     /// How many times the turn's budget this tactic's turns get.
     pub(super) fn weight(self, plan: &Plan) -> u64 {
         match self {
@@ -174,6 +202,23 @@ mod tests {
         assert!(!Tactic::Full.covered_by_narrowed(&plan, 9));
         assert!(!Tactic::BestFirst.covered_by_narrowed(&plan, 9));
         assert!(!Tactic::Horizon(2).covered_by_narrowed(&plan, 9));
+    }
+
+    /// A beam stays to the end of a deal unless its plan caps it; a plan
+    /// with no beam has none to stay.
+    #[test]
+    fn a_beam_stays_unless_capped() {
+        let beam = Plan {
+            beams: &[2],
+            ..Plan::FULL_WALK
+        };
+        assert!(beam.beam_stays());
+        let capped = Plan {
+            beam_nodes: Some(1000),
+            ..beam
+        };
+        assert!(!capped.beam_stays());
+        assert!(!Plan::FULL_WALK.beam_stays());
     }
 
     /// The exhaustive tactic first, then the narrowed walks, the horizon

@@ -396,6 +396,7 @@ impl<'a, G: Game> Scheduler<'a, G> {
             End::Won(moves) => return Some((Verdict::Won, None, moves)),
             End::Stopped(stop) => return Some((Verdict::Unknown, Some(stop), Vec::new())),
             End::OutOfNodes => return None,
+            End::Spent => vec![tactic],
             End::Lost => match tactic {
                 Tactic::Narrowed(level) => {
                     if let Some(workers) = workers {

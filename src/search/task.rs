@@ -149,11 +149,17 @@ impl<G: Game> Task<G> {
             Attempt::Beam(beam) => beam.room = room,
             Attempt::SharedBestFirst(_) => unreachable!("a shared attempt takes shared turns"),
         }
-        budgeted(search, &mut self.spent, budget, |search| match attempt {
+        let most = self.tactic.most_nodes(search.plan);
+        let resume = |search: &mut Search<G>| match attempt {
             Attempt::Walk(walk) => walk.resume(search, table),
             Attempt::BestFirst(best_first) => best_first.resume(search, table),
             Attempt::Beam(beam) => beam.resume(search, table),
             Attempt::SharedBestFirst(_) => unreachable!("a shared attempt takes shared turns"),
-        })
+        };
+        let end = budgeted(search, &mut self.spent, budget.min(most), resume);
+        match end {
+            End::OutOfNodes if self.spent >= most => End::Spent,
+            end => end,
+        }
     }
 }

@@ -620,3 +620,39 @@ fn a_full_shared_best_first_search_empties_its_table_for_the_walks() {
         "the table forgot the search's positions"
     );
 }
+
+/// A beam with the most nodes it may take (`Plan::beam_nodes`) leaves the
+/// schedule once it has taken them, and the full walk goes on alone to
+/// prove the loss; without the cap the beam keeps its share of every
+/// round to the end. On a tree with no goal, the walk takes every
+/// position, and what is over is the beam's.
+#[test]
+fn a_beam_leaves_once_it_has_taken_its_most_nodes() {
+    let tree = tree::Tree {
+        depth: 14,
+        goal: None,
+    };
+    let beam_nodes = |most: Option<u64>| {
+        let plan = Plan {
+            beam_nodes: most,
+            growth_by_round: true,
+            ..Plan::FULL_WALK
+        };
+        let tactics = vec![Tactic::Full, Tactic::Beam(1)];
+        let mut tables = Tables::new(1 << 26);
+        let report = take_turns(
+            &tree,
+            &plan,
+            &Limits::default(),
+            &mut tables,
+            tactics,
+            100,
+            None,
+        );
+        assert_eq!(report.verdict, Verdict::Lost);
+        report.nodes - tree.size()
+    };
+    let (capped, uncapped) = (beam_nodes(Some(1000)), beam_nodes(None));
+    assert!((1000..1100).contains(&capped), "{capped}");
+    assert!(uncapped > 10_000, "{uncapped}");
+}

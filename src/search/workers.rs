@@ -10,10 +10,11 @@
 //! `lost` is exact); if it outgrows its room, shared walks take its
 //! place, as a walk does on one thread. The other tactics are dealt out
 //! among the workers, each with its table, and each worker takes turns at
-//! its own as on one thread (see [`super::rounds`]). In a game with a
-//! beam, one worker takes every turn, as on one thread, and the beam
-//! plays its rollouts on all of them (see [`super::beam`]). The first
-//! worker to decide stops the others; a verdict is never a worker's guess.
+//! its own as on one thread (see [`super::rounds`]). In a game whose beam
+//! stays to the end ([`super::Plan::beam_stays`]), one worker takes every
+//! turn, as on one thread, and the beam plays its rollouts on all of them
+//! (see [`super::beam`]). The first worker to decide stops the others; a
+//! verdict is never a worker's guess.
 //!
 //! Why `lost` stays exact: a walk that ends has tried every move from
 //! every position it expanded; each such move led to a position it
@@ -149,7 +150,7 @@ pub fn solve_parallel<G: Planned>(
     let share = limits.memory / tactics.len();
     let (exhaustive, others) = tactics.split_first().expect("at least one tactic");
     let walking = *exhaustive == Tactic::Full;
-    let beaming = tactics.iter().any(|t| matches!(t, Tactic::Beam(_)));
+    let beaming = G::PLAN.beam_stays() && tactics.iter().any(|t| matches!(t, Tactic::Beam(_)));
     let pooling = *exhaustive == Tactic::BestFirst && !beaming;
     // With a beam one thread takes every turn, so its full walk has the
     // table to itself: a thread's own, grown as it fills, not the shared

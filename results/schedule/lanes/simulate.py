@@ -5,12 +5,14 @@ what each tactic takes alone (profile.sh): a turn takes up its attempt
 where it stopped, so a schedule spends in each tactic what the tactic
 alone spends up to there. A narrowed walk that ends drops the narrower
 ones and the beams at its level or below; any other tactic that ends
-without a win drops alone.
+without a win drops alone. A tactic written `beam-3@1000000` leaves
+after that many nodes without a win (`Plan::beam_nodes`), alone.
 
     simulate.py p.csv [more.csv ...]
 
 Prints the plan's schedule, then the best of the schedules made of the
-full walk, narrowed walks 1..3, horizon walks 3..8 and beams 2 and 3:
+full walk, narrowed walks 1..3, horizon walks 3..8 and beams 2 and 3
+(with no cap, or a cap of 1M nodes):
 the seconds of solving with each deal counted at most 10 s (an unknown
 at the limit), the deals unknown, and how many of them the profiles
 could not follow far enough (rerun those with a larger CAP).
@@ -21,7 +23,7 @@ import sys
 from collections import defaultdict
 
 LIMIT = 10e6
-PLAN = "full narrowed-1 horizon-3 horizon-5 beam-3"
+PLAN = "full narrowed-1 horizon-3 horizon-5 beam-3@1000000"
 
 
 def load(paths):
@@ -34,7 +36,16 @@ def load(paths):
 
 
 def level(tactic):
-    return int(tactic.rsplit("-", 1)[1])
+    return int(tactic.partition("@")[0].rsplit("-", 1)[1])
+
+
+def profile(tactics, task):
+    """What `task` takes alone: its tactic's profile, cut at its cap."""
+    name, _, cap = task.partition("@")
+    verdict, stop, need, time = tactics[name]
+    if cap and need >= int(cap) and not (verdict in ("won", "lost") and need == int(cap)):
+        return "unknown", "capped", int(cap), time / max(need, 1) * int(cap)
+    return verdict, stop, need, time
 
 
 def simulate(tactics, order, first=1000, growth=3):
@@ -43,9 +54,9 @@ def simulate(tactics, order, first=1000, growth=3):
     while tasks:
         ended = []
         for task in tasks:
-            verdict, stop, need, time = tactics[task]
+            verdict, stop, need, time = profile(tactics, task)
             per_node = time / max(need, 1)
-            ends = verdict in ("won", "lost") or stop == "narrowed"
+            ends = verdict in ("won", "lost") or stop in ("narrowed", "capped")
             if not ends and budget > need:
                 return None, micros
             reached = need if ends and need <= budget else max(budget, spent[task])
@@ -54,10 +65,10 @@ def simulate(tactics, order, first=1000, growth=3):
             if ends and need <= budget:
                 if verdict in ("won", "lost"):
                     return verdict, micros
-                ended.append(task)
+                ended.append((task, stop == "capped"))
         budget *= growth
-        for task in ended:
-            covers = lambda t: t == task or (
+        for task, capped in ended:
+            covers = lambda t: t == task or not capped and (
                 task.startswith("narrowed")
                 and t.startswith(("narrowed", "beam"))
                 and level(t) <= level(task))
@@ -68,7 +79,7 @@ def simulate(tactics, order, first=1000, growth=3):
 def run(deals, order):
     seconds, unknown, unfollowed = 0.0, [], 0
     for deal, tactics in deals.items():
-        if any(t not in tactics for t in order):
+        if any(t.partition("@")[0] not in tactics for t in order):
             continue
         verdict, micros = simulate(tactics, order)
         unfollowed += verdict is None
@@ -91,7 +102,8 @@ def main():
     show(run(deals, PLAN.split()), PLAN.split())
     narrowed = [[f"narrowed-{k}" for k in range(1, top + 1)] for top in range(4)]
     horizons = [f"horizon-{h}" for h in range(3, 9)]
-    beams = [[], ["beam-2"], ["beam-3"], ["beam-2", "beam-3"]]
+    beams = [[], ["beam-2"], ["beam-3"], ["beam-2", "beam-3"],
+             ["beam-2@1000000"], ["beam-3@1000000"]]
     tried = []
     for n in narrowed:
         for k in range(4):

@@ -82,6 +82,11 @@ const WINDOWS: [u32; 3] = [5, 8, 12];
 /// is tried, and how much later one onto it (`Lanes::order`): enough to
 /// put digging before any other move to a pile (`docs/tuning.md`).
 const DIG: i32 = 30;
+/// The most positions the beam searches (`Plan::beam_nodes`): where it
+/// was the first tactic to win a deal, it won within 0.55M positions
+/// (`docs/tuning.md`), and a lost deal's full walk may need hundreds of
+/// millions.
+const BEAM_NODES: u64 = 1_000_000;
 /// "One redeal (two passes)".
 const REDEALS: u8 = 1;
 /// The talon's most cards: every card but the Aces, on a typed board
@@ -207,9 +212,10 @@ impl Lanes {
 
 /// What the search runs for Lanes: the full walk, a walk narrowed at
 /// level 1 (see `WINDOWS`), walks with horizons of 3 and 5 moves without
-/// a card home, and a beam at level 3, taking turns with it; a tactic that
-/// ends without a win is dropped, so on a lost deal the full walk is soon
-/// alone.
+/// a card home, and a beam at level 3 for its first million positions
+/// (`BEAM_NODES`), taking turns with it; a tactic that ends without a win
+/// is dropped, so on a lost deal the full walk is soon alone, on every
+/// thread.
 /// The first turn is small because most deals are won by a narrowed walk's
 /// first few thousand positions. Every tactic of a round has the same
 /// budget: the hard wins come from any of them, a horizon walk's in one
@@ -222,6 +228,7 @@ impl Planned for Lanes {
         horizons: &[3, 5],
         first_turn_nodes: 1000,
         beams: &[3],
+        beam_nodes: Some(BEAM_NODES),
         growth_by_round: true,
         ..Plan::FULL_WALK
     };
