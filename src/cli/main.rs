@@ -78,11 +78,11 @@ enum Command {
         /// engine judges seldom needed, at level N: any in Raglan, where N
         /// counts moves; 1 to 3 in Lanes, Rows of Four and Alexandria),
         /// `horizon-N` (depth-first with every move, but no line going on
-        /// more than N moves without a card home) or `beam-N` (level N's
-        /// moves, the best few positions of each depth, each judged by how
-        /// far greedy play from it gets, more each time it runs dry). For
-        /// comparing them; a narrowed or horizon search that ends without a
-        /// win proves nothing and says `unknown`.
+        /// more than N moves without a card home; N up to 255) or `beam-N`
+        /// (level N's moves, the best few positions of each depth, each
+        /// judged by how far greedy play from it gets, more each time it
+        /// runs dry). For comparing them; a narrowed or horizon search that
+        /// ends without a win proves nothing and says `unknown`.
         #[arg(long, value_name = "TACTIC")]
         tactic: Option<Tactic>,
         /// Threads to search with [default: all cores; at most all cores,

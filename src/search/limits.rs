@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::Tactic;
+use super::walk::MAX_HORIZON;
 use crate::notation;
 
 /// What may stop a search before it ends.
@@ -171,8 +172,12 @@ impl std::str::FromStr for Tactic {
                     "beam" => Tactic::Beam,
                     "horizon" => {
                         return match level.parse() {
-                            Ok(moves) if moves > 0 => Ok(Tactic::Horizon(moves)),
-                            _ => Err(format!("`{level}` is not a horizon (1 or more moves)")),
+                            Ok(moves) if (1..=MAX_HORIZON).contains(&moves) => {
+                                Ok(Tactic::Horizon(moves))
+                            }
+                            _ => Err(format!(
+                                "`{level}` is not a horizon (1 to {MAX_HORIZON} moves)"
+                            )),
                         };
                     }
                     _ => {

@@ -285,6 +285,12 @@ fn a_tactic_is_named_as_tactic_takes_it() {
     for tactic in all {
         assert_eq!(tactic.to_string().parse::<Tactic>(), Ok(tactic));
     }
+    // A walk counts a line's moves since a card went home in a byte.
+    assert_eq!("horizon-255".parse(), Ok(Tactic::Horizon(255)));
+    for wrong in ["horizon-0", "horizon-256"] {
+        let error = wrong.parse::<Tactic>().unwrap_err();
+        assert!(error.contains("1 to 255 moves"), "{error}");
+    }
 }
 
 #[test]

@@ -68,6 +68,10 @@ impl<K: TableKey> Visited<K> for SharedView<'_, K> {
     }
 }
 
+/// The widest horizon a walk may have: a frame counts its moves since a
+/// card went home in a byte.
+pub(super) const MAX_HORIZON: u32 = u8::MAX as u32;
+
 struct Frame<S, K> {
     state: S,
     key: K,
@@ -153,6 +157,7 @@ impl<G: Game> Walk<G> {
     /// The walk, cutting every line that goes more than `moves` moves
     /// without sending a card home.
     pub(super) fn with_horizon(self, moves: u32) -> Walk<G> {
+        debug_assert!(moves <= MAX_HORIZON);
         Walk {
             horizon: Some(moves),
             ..self
