@@ -24,9 +24,17 @@ use super::{SharedTable, Store};
 use crate::key::TableKey;
 use crate::search::table::PROBES;
 
-/// Each size has this many times the slots of the one before, but the
-/// last (see [`SharedTable::next_len`]).
+/// Each size has this many times the slots of the one before, up to
+/// [`DOUBLING_FROM`], but the last (see [`SharedTable::next_len`]).
 const GROWTH: usize = 4;
+
+/// From a size of this many bytes, each size has twice the slots of the
+/// one before. The walks' scattered inserts touch every page of a new
+/// size at once, and the kernel clears each page at its first touch: a
+/// fourfold size of a large table held up to eight times the positions in
+/// it, and clearing it took half a mid-sized Lanes loss's time
+/// (`docs/tuning.md`).
+const DOUBLING_FROM: usize = 256 << 20;
 
 /// How many bytes of the old size are copied at a time: a huge page, so
 /// that each one copied can be given back.
@@ -40,12 +48,17 @@ impl<K: TableKey> Slots<K> {
 
 impl<K: TableKey> SharedTable<K> {
     /// The slots of the size after one of `len` slots: [`GROWTH`] times
-    /// as many, if they fit in the cap and leave room to grow again;
+    /// as many (twice from [`DOUBLING_FROM`]), if they fit in the cap and
+    /// leave room to grow again;
     /// else, as the last size, every slot that fits, if that is a quarter
     /// more than `len`; else `None`. (A fourfold size that fits but can
     /// grow no more would leave unused the room beside it.)
     pub(super) fn next_len(&self, len: usize) -> Option<usize> {
-        let next = len * GROWTH;
+        let growth = match len * Slots::<K>::SLOT_BYTES < DOUBLING_FROM {
+            true => GROWTH,
+            false => 2,
+        };
+        let next = len * growth;
         let last = self.fit_beside(len);
         match self.fit_beside(next) >= next + next / 4 && last >= next {
             true => Some(next),

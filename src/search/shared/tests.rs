@@ -69,13 +69,13 @@ fn growing_keeps_every_position_and_its_mark() {
     assert!(table.bytes() <= 4 << 20);
 }
 
-/// Sizes grow fourfold while the size after can grow again; else the
-/// last takes the room left, if that is a quarter more, and none
-/// follows a size with less room than that. A small size takes its
-/// own bytes out of the room while it is copied, a large one four
-/// slices.
+/// Sizes grow fourfold, and double from 256 MiB, while the size after
+/// can grow again; else the last takes the room left, if that is a
+/// quarter more, and none follows a size with less room than that. A
+/// small size takes its own bytes out of the room while it is copied, a
+/// large one four slices.
 #[test]
-fn sizes_grow_fourfold_then_take_the_room_left() {
+fn sizes_grow_fourfold_then_double_then_take_the_room_left() {
     const MI: usize = 1 << 20;
     let table = SharedTable::<[u64; 3]>::new(MI);
     let next = |cap: usize, len: usize| {
@@ -95,6 +95,9 @@ fn sizes_grow_fourfold_then_take_the_room_left() {
     assert_eq!(next(48 * MI, MI), None, "not a quarter more");
     assert_eq!(next(2 * MI, 16384), Some(fit(2 * MI - MI / 2)));
     assert_eq!(next(MI, 16384), None);
+    assert_eq!(next(4096 * MI, 4 * MI), Some(16 * MI), "128 MiB to 512 MiB");
+    assert_eq!(next(4096 * MI, 8 * MI), Some(16 * MI), "256 MiB to 512 MiB");
+    assert_eq!(next(4096 * MI, 16 * MI), Some(32 * MI), "512 MiB to 1 GiB");
 }
 
 /// A key with a spare bit takes one word a slot, which holds its mark
