@@ -75,9 +75,7 @@ impl Plan {
         growth_by_round: false,
         rollouts_shun_dead_ends: false,
     };
-}
 
-impl Plan {
     /// Whether a beam stays in the schedule to the end of a hard deal (it
     /// has no [`Plan::beam_nodes`]): its rollouts, played on every thread,
     /// are then how such a deal uses them, so one thread takes every turn
