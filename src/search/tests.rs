@@ -236,9 +236,7 @@ impl Game for Ladder {
         to
     }
     fn notation(&self, _: &u64, to: u64, out: &mut Vec<notation::Move>) {
-        out.push(notation::Move::Draw(crate::card::Card::from_index(
-            to as usize,
-        )));
+        out.push(tree::Tree::step(to));
     }
     fn to_board(&self, _: &u64) -> Board {
         Board::default()
@@ -262,10 +260,7 @@ fn solve_ladder(horizon: u32) -> Report {
 fn a_horizon_walk_cuts_long_lines_and_takes_the_short_ones() {
     let report = solve_ladder(3);
     assert_eq!(report.verdict, Verdict::Won);
-    let line: Vec<_> = [10, 4, 5, 6]
-        .map(|to| notation::Move::Draw(crate::card::Card::from_index(to)))
-        .into();
-    assert_eq!(report.moves, line);
+    assert_eq!(report.moves, [10, 4, 5, 6].map(tree::Tree::step));
     // Both lines run three moves without a card home before 5: a horizon
     // of two ends without the win, and proves nothing.
     let report = solve_ladder(2);
