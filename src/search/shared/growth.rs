@@ -51,7 +51,7 @@ impl<K: TableKey> SharedTable<K> {
     /// as many (twice from [`DOUBLING_FROM`]), if they fit in the cap and
     /// leave room to grow again;
     /// else, as the last size, every slot that fits, if that is a quarter
-    /// more than `len`; else `None`. (A fourfold size that fits but can
+    /// more than `len`; else `None`. (A larger size that fits but can
     /// grow no more would leave unused the room beside it.)
     pub(super) fn next_len(&self, len: usize) -> Option<usize> {
         let growth = match len * Slots::<K>::SLOT_BYTES < DOUBLING_FROM {
