@@ -93,6 +93,16 @@ pub trait Game: Sized + Sync {
         false
     }
 
+    /// The position in the game's *relaxation*, if it has one: a game with
+    /// fewer positions that allows every line of this one, and more, so
+    /// that a position it loses is lost here (its wins prove nothing; see
+    /// [`crate::search::Tactic::Relaxed`]). `moves`, `play`, `key` and the
+    /// tests then play the relaxation from the position returned. None by
+    /// default.
+    fn relaxed(&self, _state: &Self::State) -> Option<Self::State> {
+        None
+    }
+
     /// The move in RULES.md notation, played from `state`. One engine move
     /// may be several notation moves (a stock skipped through is a series
     /// of draws).

@@ -74,7 +74,10 @@ enum Command {
         limits: LimitArgs,
         /// Search with one tactic alone, in one go, instead of taking turns
         /// at the game's tactics: `best-first`, `full` (depth-first with
-        /// every move), `narrowed-N` (depth-first, leaving out moves the
+        /// every move), `relaxed` (depth-first with every move of a game
+        /// that allows every line of this one and more, with fewer
+        /// positions: it proves a loss or says `unknown`; Lanes only),
+        /// `narrowed-N` (depth-first, leaving out moves the
         /// engine judges seldom needed, at level N: any in Raglan, where N
         /// counts moves; 1 to 3 in Lanes, Rows of Four and Alexandria),
         /// `horizon-N` (depth-first with every move, but no line going on

@@ -52,7 +52,7 @@ pub fn solve(
     });
     let mut report = solved.map_err(|e| match e {
         SolveError::Board(e) => bad_input(format!("{label}: {e}")),
-        SolveError::Tactic { .. } => bad_input(e.to_string()),
+        SolveError::Tactic { .. } | SolveError::NoRelaxation { .. } => bad_input(e.to_string()),
         unconfirmed => anyhow!("{label}: {unconfirmed}"),
     })?;
     game.longest_line(&board, &mut report, &limits);
@@ -123,7 +123,15 @@ fn report_text(
                 "# lost: no line of play wins. Every reachable position was searched, but \
                  for those {game}'s pruning proves no win needs: {}\n",
                 game.pruning()
-            )
+            );
+            if let (Some(search::Tactic::Relaxed), Some(relaxation)) =
+                (report.decided_by, game.relaxation())
+            {
+                out += &format!(
+                    "# The search played {game}'s relaxation, which allows every line of \
+                     the game and more: {relaxation}\n"
+                );
+            }
         }
         Verdict::Unknown => {
             let why = match report.stop {

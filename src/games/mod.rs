@@ -74,6 +74,8 @@ pub enum SolveError {
         level: u32,
         most: u32,
     },
+    #[error("{game} has no relaxation to search (tactic `relaxed`)")]
+    NoRelaxation { game: &'static str },
 }
 
 /// A deal by number: RULES.md's numbering or PySolFC's.
@@ -175,6 +177,16 @@ impl GameKind {
         }
     }
 
+    /// What the game's relaxation (see [`Game::relaxed`]) lets a line do
+    /// that the game does not, for a loss it proves; None for a game with
+    /// none.
+    pub fn relaxation(self) -> Option<&'static str> {
+        match self {
+            GameKind::Lanes => Some(lanes::RELAXATION),
+            _ => None,
+        }
+    }
+
     /// The plain reference rules of the game.
     pub fn rules(self) -> &'static dyn crate::reference::Rules {
         match self {
@@ -224,6 +236,9 @@ impl GameKind {
                 return Err(SolveError::Tactic { game, level, most });
             }
             let game = G::new(board)?;
+            if tactic == Some(Tactic::Relaxed) && game.relaxed(&game.initial()).is_none() {
+                return Err(SolveError::NoRelaxation { game: self.name() });
+            }
             let mut tables = Tables::new(limits.memory);
             match tactic {
                 _ if threads > 1 => search::solve_parallel(&game, limits, threads, tactic),

@@ -165,6 +165,7 @@ impl std::str::FromStr for Tactic {
         match text {
             "best-first" => Ok(Tactic::BestFirst),
             "full" => Ok(Tactic::Full),
+            "relaxed" => Ok(Tactic::Relaxed),
             _ => {
                 let (kind, level) = text.rsplit_once('-').unwrap_or((text, ""));
                 let tactic = match kind {
@@ -182,8 +183,8 @@ impl std::str::FromStr for Tactic {
                     }
                     _ => {
                         return Err(format!(
-                            "`{text}` is not a tactic: best-first, full, narrowed-N, \
-                             horizon-N or beam-N"
+                            "`{text}` is not a tactic: best-first, full, relaxed, \
+                             narrowed-N, horizon-N or beam-N"
                         ));
                     }
                 };
@@ -202,6 +203,7 @@ impl std::fmt::Display for Tactic {
             Tactic::Narrowed(level) => write!(f, "narrowed-{level}"),
             Tactic::Horizon(moves) => write!(f, "horizon-{moves}"),
             Tactic::Beam(level) => write!(f, "beam-{level}"),
+            Tactic::Relaxed => write!(f, "relaxed"),
         }
     }
 }

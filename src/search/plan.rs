@@ -120,6 +120,11 @@ pub enum Tactic {
     Horizon(u32),
     /// A beam search at a level of narrowing (see [`super::beam`]).
     Beam(u32),
+    /// Depth-first with every move of the game's relaxation (see
+    /// [`Game::relaxed`]), from the deal's position there: it ends only by
+    /// proving the loss, or by winning the relaxation, which proves
+    /// nothing.
+    Relaxed,
 }
 
 impl Tactic {
@@ -153,7 +158,7 @@ impl Tactic {
         match self {
             Tactic::Narrowed(other) => other <= level,
             Tactic::Beam(beam) => beam <= level && (plan.rollout_level)(beam) <= level,
-            Tactic::BestFirst | Tactic::Full | Tactic::Horizon(_) => false,
+            Tactic::BestFirst | Tactic::Full | Tactic::Horizon(_) | Tactic::Relaxed => false,
         }
     }
 
@@ -161,7 +166,11 @@ impl Tactic {
     pub(super) fn most_nodes(self, plan: &Plan) -> u64 {
         match self {
             Tactic::Beam(_) => plan.beam_nodes.unwrap_or(u64::MAX),
-            Tactic::BestFirst | Tactic::Narrowed(_) | Tactic::Full | Tactic::Horizon(_) => u64::MAX,
+            Tactic::BestFirst
+            | Tactic::Narrowed(_)
+            | Tactic::Full
+            | Tactic::Horizon(_)
+            | Tactic::Relaxed => u64::MAX,
         }
     }
 
@@ -170,7 +179,7 @@ impl Tactic {
         match self {
             Tactic::BestFirst => BEST_FIRST_WEIGHT,
             Tactic::Beam(_) => plan.beam_weight,
-            Tactic::Narrowed(_) | Tactic::Full | Tactic::Horizon(_) => 1,
+            Tactic::Narrowed(_) | Tactic::Full | Tactic::Horizon(_) | Tactic::Relaxed => 1,
         }
     }
 }

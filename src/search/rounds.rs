@@ -393,6 +393,8 @@ impl<'a, G: Game> Scheduler<'a, G> {
         let task = &mut tasks[at];
         let tactic = task.tactic;
         let leaving = match end {
+            // A win of the relaxation may be no line of the game's.
+            End::Won(_) if tactic == Tactic::Relaxed => vec![tactic],
             End::Won(moves) => return Some((Verdict::Won, None, moves)),
             End::Stopped(stop) => return Some((Verdict::Unknown, Some(stop), Vec::new())),
             End::OutOfNodes => return None,
@@ -413,7 +415,7 @@ impl<'a, G: Game> Scheduler<'a, G> {
                     }
                     vec![Tactic::Full]
                 }
-                Tactic::BestFirst | Tactic::Full => {
+                Tactic::BestFirst | Tactic::Full | Tactic::Relaxed => {
                     return Some((Verdict::Lost, None, Vec::new()));
                 }
                 other @ (Tactic::Horizon(_) | Tactic::Beam(_)) => vec![other],

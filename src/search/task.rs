@@ -122,6 +122,11 @@ impl<G: Game> Task<G> {
         let walk_room = room.min(search.plan.max_path_bytes);
         let attempt = self.attempt.get_or_insert_with(|| {
             let root = search.game.initial();
+            let root = match self.tactic {
+                Tactic::Relaxed => (search.game.relaxed(&root))
+                    .expect("a game with a relaxation (`SolveError::NoRelaxation`)"),
+                _ => root,
+            };
             let key = search.game.key(&root);
             table.clear();
             table.set_exact(matches!(
@@ -132,7 +137,7 @@ impl<G: Game> Task<G> {
             match self.tactic {
                 Tactic::BestFirst => Attempt::BestFirst(BestFirst::new(root, room)),
                 Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, walk_room)),
-                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, walk_room)),
+                Tactic::Full | Tactic::Relaxed => Attempt::Walk(Walk::new(root, key, 0, walk_room)),
                 Tactic::Horizon(moves) => {
                     Attempt::Walk(Walk::new(root, key, 0, walk_room).with_horizon(moves))
                 }

@@ -276,6 +276,7 @@ fn a_tactic_is_named_as_tactic_takes_it() {
         Tactic::Narrowed(3),
         Tactic::Horizon(5),
         Tactic::Beam(2),
+        Tactic::Relaxed,
     ];
     for tactic in all {
         assert_eq!(tactic.to_string().parse::<Tactic>(), Ok(tactic));

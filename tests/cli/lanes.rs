@@ -131,3 +131,31 @@ fn a_lanes_board_in_mid_game_solves() {
         .success()
         .stdout(predicate::str::starts_with("won"));
 }
+
+/// `--tactic relaxed` proves a lost Lanes deal lost (deal 374, in about
+/// 1.4M positions), saying what the relaxation allowed; on a won deal its
+/// walk wins the relaxation, which proves nothing, and it says `unknown`.
+/// A game with no relaxation refuses the tactic.
+#[test]
+fn the_relaxed_walk_proves_losses_only() {
+    let json_of = |deal: &str| -> Value {
+        let args = ["solve", "lanes", deal, "--tactic", "relaxed", "--json"];
+        let out = stdout_of(patience().args(args));
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+    };
+    let lost = json_of("374");
+    assert_eq!(verdict(&lost), "lost", "{lost}");
+    assert_eq!(lost["decided_by"].as_str(), Some("relaxed"), "{lost}");
+    let text = stdout_of(patience().args(["solve", "lanes", "374", "--tactic", "relaxed"]));
+    assert!(
+        text.contains("# The search played lanes's relaxation"),
+        "{text}"
+    );
+    let won = json_of("2");
+    assert_eq!(verdict(&won), "unknown", "{won}");
+    assert_eq!(won["stop"].as_str(), Some("narrowed"), "{won}");
+    assert_bad_input(
+        patience().args(["solve", "raglan", "1", "--tactic", "relaxed"]),
+        &["raglan has no relaxation"],
+    );
+}

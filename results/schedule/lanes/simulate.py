@@ -6,11 +6,15 @@ where it stopped, so a schedule spends in each tactic what the tactic
 alone spends up to there. A narrowed walk that ends drops the narrower
 ones and the beams at its level or below; any other tactic that ends
 without a win drops alone. A tactic written `beam-3@1000000` leaves
-after that many nodes without a win (`Plan::beam_nodes`), alone.
+after that many nodes without a win (`Plan::beam_nodes`), alone; one
+written `horizon-3>9` gives its place, once it ends, to a horizon walk of
+9 begun afresh (`Plan::wider_horizons`).
 
     simulate.py p.csv [more.csv ...]
+    SCHEDULES="full relaxed narrowed-1; full horizon-3>9" simulate.py p.csv ...
 
-Prints the plan's schedule, then the best of the schedules made of the
+Prints the plan's schedule, then those SCHEDULES gives (`;` between
+them), or else the best of the schedules made of the
 full walk, narrowed walks 1..3, horizon walks 3..8 and beams 2 and 3
 (with no cap, or a cap of 1M nodes):
 the seconds of solving with each deal counted at most 10 s (an unknown
@@ -19,6 +23,7 @@ could not follow far enough (rerun those with a larger CAP).
 """
 import csv
 import itertools
+import os
 import sys
 from collections import defaultdict
 
@@ -36,12 +41,18 @@ def load(paths):
 
 
 def level(tactic):
-    return int(tactic.partition("@")[0].rsplit("-", 1)[1])
+    return int(tactic.partition("@")[0].partition(">")[0].rsplit("-", 1)[1])
+
+
+def wider(task):
+    """The task that takes the place of `task` once it ends, if any."""
+    name, _, horizon = task.partition(">")
+    return horizon and f"{name.rsplit('-', 1)[0]}-{horizon}"
 
 
 def profile(tactics, task):
     """What `task` takes alone: its tactic's profile, cut at its cap."""
-    name, _, cap = task.partition("@")
+    name, _, cap = task.partition(">")[0].partition("@")
     verdict, stop, need, time = tactics[name]
     if cap and need >= int(cap) and not (verdict in ("won", "lost") and need == int(cap)):
         return "unknown", "capped", int(cap), time / max(need, 1) * int(cap)
@@ -68,6 +79,9 @@ def simulate(tactics, order, first=1000, growth=3):
                 ended.append((task, stop == "capped"))
         budget *= growth
         for task, capped in ended:
+            if wider(task):
+                tasks[tasks.index(task)] = wider(task)
+                continue
             covers = lambda t: t == task or not capped and (
                 task.startswith("narrowed")
                 and t.startswith(("narrowed", "beam"))
@@ -79,7 +93,8 @@ def simulate(tactics, order, first=1000, growth=3):
 def run(deals, order):
     seconds, unknown, unfollowed = 0.0, [], 0
     for deal, tactics in deals.items():
-        if any(t.partition("@")[0] not in tactics for t in order):
+        names = [n for t in order for n in (t.partition(">")[0].partition("@")[0], wider(t)) if n]
+        if any(n not in tactics for n in names):
             continue
         verdict, micros = simulate(tactics, order)
         unfollowed += verdict is None
@@ -100,6 +115,10 @@ def main():
     deals = load(sys.argv[1:])
     print(f"{len(deals)} deals; the plan:")
     show(run(deals, PLAN.split()), PLAN.split())
+    if "SCHEDULES" in os.environ:
+        for order in os.environ["SCHEDULES"].split(";"):
+            show(run(deals, order.split()), order.split())
+        return
     narrowed = [[f"narrowed-{k}" for k in range(1, top + 1)] for top in range(4)]
     horizons = [f"horizon-{h}" for h in range(3, 9)]
     beams = [[], ["beam-2"], ["beam-3"], ["beam-2", "beam-3"],

@@ -34,6 +34,7 @@
 //! or is covered by a searched one no dearer; a contradiction.
 
 mod dead_end;
+mod relaxed;
 
 use super::NO_CARD;
 use super::alternating::{self, BASES, PileCode, StartPiles};
@@ -56,6 +57,12 @@ pub const PRUNING: &str = "all but a safe move home, all but one empty pile, pos
     where no pile can be emptied (even in a game that never loses a place to build or a card \
     it reached, each card moved taking a place of its own), \
     and positions whose tableau and talon cards were searched with a redeal or draws to spare";
+
+/// What the relaxation ([`relaxed`]) lets a line do that the game does
+/// not: said with a loss it proves.
+pub const RELAXATION: &str = "a card built into a run is known by its rank and colour alone, and \
+    may go home as any card of its rank and colour built into a run whose foundation shows the \
+    rank below";
 
 pub const LAYOUT: Layout = Layout {
     decks: 1,
@@ -114,6 +121,9 @@ pub struct State {
     /// that equal talons have equal cursors.
     cursor: u8,
     redeals: u8,
+    /// Whether this is a position of the relaxation ([`relaxed`]), whose
+    /// run cards are placeholders of their rank and colour.
+    relaxed: bool,
 }
 
 impl State {
@@ -194,7 +204,7 @@ impl Lanes {
     /// a pile that buries a card going home next comes earlier (`digs`),
     /// and one onto such a pile later.
     fn order(state: &State, step: Step, waste_top: Option<u8>, digs: &[bool; PILES]) -> i32 {
-        let Some(to) = step.to else {
+        let Some(to) = step.to.filter(|&to| to < relaxed::HOME_AS) else {
             return 100;
         };
         let onto_empty = state.piles[to as usize].is_empty();
@@ -256,6 +266,7 @@ impl Game for Lanes {
                 talon: talon.full() as u64,
                 cursor: board.waste.as_ref().map_or(0, Vec::len) as u8,
                 redeals: board.redeals.unwrap_or(REDEALS),
+                relaxed: false,
             },
             talon,
         })
@@ -280,10 +291,21 @@ impl Game for Lanes {
         codes.sort_unstable();
         let (heads, suits) = alternating::split_codes(&codes);
         debug_assert!(state.talon < 1 << 52 && state.redeals < 2);
+        // A relaxed position's runs have no suit bits, and its foundations
+        // are not told by the cards elsewhere: they take their place.
+        let last = match state.relaxed {
+            false => suits,
+            true => {
+                let home = state.home.iter().enumerate();
+                home.fold(1 << 52, |word, (suit, &rank)| {
+                    word | (rank as u64) << (4 * suit)
+                })
+            }
+        };
         let words = [
             heads[..5].iter().fold(0, |word, head| word | head),
             heads[5] | state.talon << 12,
-            suits | 1 << 63,
+            last | 1 << 63,
         ];
         TalonKey::new(words, talon::strength(state.cursor, state.redeals))
     }
@@ -292,9 +314,18 @@ impl Game for Lanes {
         state.home.iter().all(|&r| r == 13)
     }
 
-    /// See [`dead_end`].
+    /// See [`dead_end`]; a relaxed position is a dead end when each of its
+    /// members is ([`relaxed`]).
     fn is_dead_end(&self, state: &State) -> bool {
-        dead_end::cannot_win(self, state)
+        match state.relaxed {
+            false => dead_end::cannot_win(self, state),
+            true => self.every_member_dead(state),
+        }
+    }
+
+    /// See [`relaxed`].
+    fn relaxed(&self, state: &State) -> Option<State> {
+        Some(self.relax(state))
     }
 
     fn cards_home(&self, state: &State) -> u32 {
@@ -355,26 +386,37 @@ impl Game for Lanes {
         // and the stock's next card, whose one draw leaves the waste as it
         // was once the card has gone home.
         let next_drawn = talon::next_drawn(talon, state.cursor);
-        let mut homeward = sources.iter().filter(|&&(from, card)| {
-            state.goes_home(card)
-                && match from {
-                    From::Pile(_) => true,
-                    From::Talon(t) => Some(t) == waste_top || Some(t) == next_drawn,
-                }
-        });
-        let first = homeward.clone().next();
-        let chosen = match homeward.find(|&&(_, card)| SAFE.safe(&state.home, card)) {
-            Some(safe) => Some(safe),
-            None if ask.narrowing > 0 => first,
-            None => None,
+        let free = |from: From| match from {
+            From::Pile(_) => true,
+            From::Talon(t) => Some(t) == waste_top || Some(t) == next_drawn,
         };
-        if let Some(&(from, _)) = chosen {
-            out.push(Step { from, to: None });
+        let runs = match state.relaxed {
+            true => self.run_cards(state),
+            false => 0,
+        };
+        let chosen = match state.relaxed {
+            true => self.safe_home_relaxed(state, sources, free, runs),
+            false => {
+                let mut homeward = (sources.iter())
+                    .filter(|&&(from, card)| state.goes_home(card) && free(from))
+                    .map(|&(from, card)| (Step { from, to: None }, card));
+                let first = homeward.clone().next();
+                match homeward.find(|&(_, card)| SAFE.safe(&state.home, card)) {
+                    Some(safe) => Some(safe.0),
+                    None if ask.narrowing > 0 => first.map(|(step, _)| step),
+                    None => None,
+                }
+            }
+        };
+        if let Some(step) = chosen {
+            out.push(step);
             return;
         }
         let start = out.len();
         for &(from, card) in sources {
-            if state.goes_home(card) {
+            if state.relaxed {
+                self.homes_relaxed(state, runs, from, card, |step, _, _| out.push(step));
+            } else if state.goes_home(card) {
                 out.push(Step { from, to: None });
             }
             for base in BASES[card.index()] {
@@ -417,8 +459,13 @@ impl Game for Lanes {
         }
         match step.to {
             None => next.home[card.suit().index()] += 1,
+            Some(to) if to >= relaxed::HOME_AS => next.home[(to - relaxed::HOME_AS) as usize] += 1,
             Some(to) => {
                 let to = to as usize;
+                let card = match state.relaxed {
+                    true => relaxed::placeholder(card),
+                    false => card,
+                };
                 next.piles[to] = next.piles[to].push(card);
                 next.tops[to] = card.index() as u8;
             }
@@ -428,7 +475,10 @@ impl Game for Lanes {
 
     fn notation(&self, state: &State, step: Step, out: &mut Vec<Move>) {
         let card = self.card_at(state, step.from);
-        let to = step.to.map_or(Place::Foundation, Place::Tableau);
+        let to = match step.to {
+            Some(to) if to < relaxed::HOME_AS => Place::Tableau(to),
+            _ => Place::Foundation,
+        };
         let from = match step.from {
             From::Pile(p) => Place::Tableau(p),
             From::Talon(t) => {
@@ -461,11 +511,12 @@ mod tests {
     use super::*;
     use crate::card::Rank;
     use crate::games::testing::{
-        Picks, assert_won_within, keys_match_positions, narrowed_moves, verdicts_agree,
+        Picks, assert_won_within, full_moves, keys_match_positions, narrowed_moves, verdicts_agree,
         within_window,
     };
     use crate::key::TableKey;
     use crate::reference::{in_pile_order, plain_search_by};
+    use crate::search::{Limits, Tables, Tactic, Verdict, solve_alone};
 
     /// A late position of deal `n`: each suit home to a rank from 4 to 9,
     /// the cards left in the deal's order four to a pile, the rest the
@@ -529,6 +580,99 @@ mod tests {
     #[test]
     fn the_horizon_walks_win_what_the_others_wander_from() {
         assert_won_within::<Lanes>(&LAYOUT, &LanesRules, &[4257], 8_000_000, 1 << 28);
+    }
+
+    /// Late positions of numbered deals with runs built by a few moves of
+    /// play: wherever the relaxed search proves a loss, the plain search
+    /// with the reference rules finds no win (a relaxation that lost a
+    /// line of the game, or the game's dead-end test read on placeholders
+    /// as if they were cards, fails here), and it proves most of the
+    /// losses the plain search finds, many with both cards of a rank and
+    /// colour in runs. Where the relaxation's dead-end test fires on such
+    /// a position, every member (each pair either way round) is lost to
+    /// the plain search too.
+    #[test]
+    fn relaxed_losses_are_losses_of_the_game() {
+        let mut tables = Tables::new(1 << 26);
+        let limits = Limits {
+            max_nodes: Some(300_000),
+            ..Limits::default()
+        };
+        let mut picks = Picks::new(36);
+        let (mut won, mut lost, mut proven, mut split, mut members) = (0, 0, 0, 0, 0);
+        for n in 1..=1500 {
+            let board = with_waste(late_position(n), &mut picks);
+            let game = Lanes::new(&board).unwrap();
+            let mut state = game.initial();
+            for _ in 0..picks.below(24) {
+                let moves = full_moves(&game, &state);
+                if moves.is_empty() {
+                    break;
+                }
+                state = game.play(&state, moves[picks.early(moves.len(), 2)]);
+            }
+            let runs = game.run_cards(&state);
+            if runs == 0 {
+                continue;
+            }
+            let position = game.to_board(&state);
+            let truth = plain_search_by(&LanesRules, &position, 100_000, in_pile_order);
+            let Some(winnable) = truth else {
+                continue;
+            };
+            let from_here = Lanes {
+                start: state,
+                ..Lanes::new(&board).unwrap()
+            };
+            let report = solve_alone(&from_here, &limits, &mut tables, Tactic::Relaxed);
+            let is_lost = report.verdict == Verdict::Lost;
+            assert!(
+                !(winnable && is_lost),
+                "a win the relaxation lost:\n{}",
+                position.to_text()
+            );
+            let both = |card| {
+                relaxed::twins(card)
+                    .iter()
+                    .all(|t| runs >> t.index() & 1 != 0)
+            };
+            won += winnable as u32;
+            lost += !winnable as u32;
+            proven += is_lost as u32;
+            split += (is_lost && Card::all().any(both)) as u32;
+            // A dead end of the relaxation: every member, each way round
+            // of the pairs of a rank and colour in runs, is lost.
+            let pairs: Vec<[Card; 2]> = (Card::all().filter(|&c| both(c)))
+                .map(relaxed::twins)
+                .filter(|pair| pair[0].suit() < pair[1].suit())
+                .collect();
+            if pairs.is_empty() || pairs.len() > 4 || !game.is_dead_end(&game.relax(&state)) {
+                continue;
+            }
+            for swaps in 0..1u32 << pairs.len() {
+                let mut member = position.clone();
+                let swapped = (pairs.iter().enumerate()).filter(|(i, _)| swaps >> i & 1 != 0);
+                for (_, [a, b]) in swapped {
+                    for card in member.piles.iter_mut().flat_map(|pile| pile.up.iter_mut()) {
+                        *card = match *card {
+                            c if c == *a => *b,
+                            c if c == *b => *a,
+                            c => c,
+                        };
+                    }
+                }
+                let truth = plain_search_by(&LanesRules, &member, 100_000, in_pile_order);
+                assert_ne!(truth, Some(true), "a member won:\n{}", member.to_text());
+                members += truth.is_some() as u32;
+            }
+        }
+        assert!(won >= 200 && lost >= 200, "{won} won, {lost} lost");
+        assert!(2 * proven >= lost, "{proven} of {lost} losses proven");
+        assert!(
+            split >= 50,
+            "{split} proven with both cards of a rank and colour in runs"
+        );
+        assert!(members >= 200, "{members} members of dead ends decided");
     }
 
     /// Late positions of numbered deals: the engine's verdict, with all
