@@ -8,7 +8,7 @@ ones and the beams at its level or below; any other tactic that ends
 without a win drops alone. A tactic written `beam-3@1000000` leaves
 after that many nodes without a win (`Plan::beam_nodes`), alone; one
 written `horizon-3>9` gives its place, once it ends, to a horizon walk of
-9 begun afresh (`Plan::wider_horizons`).
+9 begun afresh, and `relaxed>full` to the full walk.
 
     simulate.py p.csv [more.csv ...]
     SCHEDULES="full relaxed narrowed-1; full horizon-3>9" simulate.py p.csv ...
@@ -45,9 +45,12 @@ def level(tactic):
 
 
 def wider(task):
-    """The task that takes the place of `task` once it ends, if any."""
-    name, _, horizon = task.partition(">")
-    return horizon and f"{name.rsplit('-', 1)[0]}-{horizon}"
+    """The task that takes the place of `task` once it ends, if any: a
+    tactic named after `>`, or for `horizon-3>9` a horizon walk of 9."""
+    name, _, then = task.partition(">")
+    if then.isdigit():
+        return f"{name.rsplit('-', 1)[0]}-{then}"
+    return then
 
 
 def profile(tactics, task):
