@@ -142,23 +142,3 @@ fn a_best_first_search_out_of_room_hands_its_deals_to_walks() {
         );
     }
 }
-
-/// On two threads one Lanes worker walks the relaxation first: it proves
-/// deal 1455 lost itself (in 3.2M positions, where the full walk takes
-/// 30.7M), and where the relaxation is won (deal 703, lost) it joins the
-/// full walk, which still proves the loss.
-#[test]
-fn lanes_relaxed_worker_proves_losses_or_joins_the_walk() {
-    let game = GameKind::Lanes;
-    let solve = |n| {
-        let board = game.deal(DealNumber::Numbered(n)).unwrap();
-        let limits = limits(80_000_000, 1 << 30);
-        game.solve_with(&board, &limits, None, 2).unwrap()
-    };
-    let relaxed = solve(1455);
-    assert_eq!(relaxed.verdict, Verdict::Lost);
-    assert_eq!(relaxed.decided_by, Some(Tactic::Relaxed));
-    let joined = solve(703);
-    assert_eq!(joined.verdict, Verdict::Lost);
-    assert_eq!(joined.decided_by, Some(Tactic::Full));
-}

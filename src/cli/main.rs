@@ -90,9 +90,7 @@ enum Command {
         tactic: Option<Tactic>,
         /// Threads to search with [default: all cores; at most all cores,
         /// a larger count is cut with a warning]. The full walks
-        /// share one table within `--memory` (in Lanes one thread first
-        /// walks a relaxation, see `--tactic relaxed`, and joins them if
-        /// it cannot prove the loss), and so does Raglan's
+        /// share one table within `--memory`, and so does Raglan's
         /// best-first search, with one queue (a thread with tactics of its
         /// own joins it once they end); the game's other tactics are dealt
         /// out among the threads, and a beam plays its rollouts on all of

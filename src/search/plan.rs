@@ -51,12 +51,6 @@ pub struct Plan {
     /// the others take turns far larger: a game whose wins come from any
     /// of many tactics may share the nodes evenly instead.
     pub growth_by_round: bool,
-    /// Whether, on several threads, one worker walks the game's
-    /// relaxation ([`Tactic::Relaxed`]) before it joins the others' shared
-    /// full walk: where the relaxation is lost it proves the loss in a
-    /// fraction of the positions, and where it is won the worker joins the
-    /// walk late, which only costs the walk its time until then.
-    pub relaxed_worker: bool,
     /// Whether a rollout passes over a move to a position
     /// [`Game::is_dead_end`] finds lost, as over one it has been through:
     /// worth it in a game whose greedy lines run into dead ends long before
@@ -79,7 +73,6 @@ impl Plan {
         max_path_bytes: usize::MAX,
         first_turn_nodes: 100_000,
         growth_by_round: false,
-        relaxed_worker: false,
         rollouts_shun_dead_ends: false,
     };
 

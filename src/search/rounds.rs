@@ -79,7 +79,6 @@ pub(super) fn take_turns<G: Game>(
         exhaustive_out_of_room: false,
         last: None,
         ended: Vec::new(),
-        joins_walk: false,
     };
     let (verdict, stop, moves) = if game.is_won(&root) {
         (Verdict::Won, None, Vec::new())
@@ -122,9 +121,6 @@ pub(super) fn take_turns<G: Game>(
                 remove_tasks(&mut tasks, tables, &mut scheduler.memory, workers, |t| {
                     ended.contains(&t)
                 });
-            }
-            if std::mem::take(&mut scheduler.joins_walk) {
-                tasks.insert(0, Task::sharing(Tactic::Full, worker != Some(0)));
             }
         }
     };
@@ -220,10 +216,6 @@ struct Scheduler<'a, G: Game> {
     last: Option<Tactic>,
     /// The tactics that ended this round, to leave the schedule after it.
     ended: Vec<Tactic>,
-    /// Whether this worker's relaxed walk ended without proving the loss:
-    /// it then joins the shared full walk, which counts on every worker
-    /// to end it (see `Plan::relaxed_worker`).
-    joins_walk: bool,
 }
 
 impl<'a, G: Game> Scheduler<'a, G> {
@@ -402,10 +394,7 @@ impl<'a, G: Game> Scheduler<'a, G> {
         let tactic = task.tactic;
         let leaving = match end {
             // A win of the relaxation may be no line of the game's.
-            End::Won(_) | End::OutOfRoom if tactic == Tactic::Relaxed => {
-                self.joins_walk = workers.is_some_and(|w| w.shared_tactic == Some(Tactic::Full));
-                vec![tactic]
-            }
+            End::Won(_) if tactic == Tactic::Relaxed => vec![tactic],
             End::Won(moves) => return Some((Verdict::Won, None, moves)),
             End::Stopped(stop) => return Some((Verdict::Unknown, Some(stop), Vec::new())),
             End::OutOfNodes => return None,

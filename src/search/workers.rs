@@ -147,13 +147,10 @@ pub fn solve_parallel<G: Planned>(
         Some(tactic) => (vec![tactic], u64::MAX),
         None => (Tactic::all(&G::PLAN), G::PLAN.first_turn_nodes),
     };
+    let share = limits.memory / tactics.len();
     let (exhaustive, others) = tactics.split_first().expect("at least one tactic");
     let walking = *exhaustive == Tactic::Full;
     let beaming = G::PLAN.beam_stays() && tactics.iter().any(|t| matches!(t, Tactic::Beam(_)));
-    // The last worker walks the relaxation first, with a table of its own
-    // (see `Plan::relaxed_worker`).
-    let relaxing = G::PLAN.relaxed_worker && tactic.is_none() && walking && !beaming && threads > 1;
-    let share = limits.memory / (tactics.len() + usize::from(relaxing));
     let pooling = *exhaustive == Tactic::BestFirst && !beaming;
     // With a beam one thread takes every turn, so its full walk has the
     // table to itself: a thread's own, grown as it fills, not the shared
@@ -175,9 +172,6 @@ pub fn solve_parallel<G: Planned>(
             })
             .collect(),
     };
-    if relaxing && let Some(last) = dealt.last_mut() {
-        last[0] = Tactic::Relaxed;
-    }
     // A worker with no tactic of its own joins the shared best-first
     // search at once (see `take_turns`).
     if !pooling {

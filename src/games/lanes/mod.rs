@@ -225,9 +225,7 @@ impl Lanes {
 /// a card home, and a beam at level 3 for its first million positions
 /// (`BEAM_NODES`), taking turns with it; a tactic that ends without a win
 /// is dropped, so on a lost deal the full walk is soon alone, on every
-/// thread. On several threads one of them walks the relaxation
-/// ([`relaxed`]) before it joins the full walk: it proves most hard losses
-/// in a fraction of the positions.
+/// thread.
 /// The first turn is small because most deals are won by a narrowed walk's
 /// first few thousand positions. Every tactic of a round has the same
 /// budget: the hard wins come from any of them, a horizon walk's in one
@@ -242,7 +240,6 @@ impl Planned for Lanes {
         beams: &[3],
         beam_nodes: Some(BEAM_NODES),
         growth_by_round: true,
-        relaxed_worker: true,
         ..Plan::FULL_WALK
     };
 }
