@@ -13,12 +13,16 @@
 //!   [`crate::game::Ask`]) or with a *horizon* (every move, but no line
 //!   going more than so many moves without a card home: see
 //!   [`Tactic::Horizon`]); *best-first* search ([`best_first`]); or a
-//!   *beam* ([`beam`]), led by *rollouts* ([`rollout`]). The game's
-//!   [`Plan`] says which tactics it takes turns at.
+//!   *beam* ([`beam`]), led by *rollouts* ([`rollout`]); or the walk of
+//!   the game's *relaxation* ([`Tactic::Relaxed`]: a game that allows
+//!   every line of this one and more, see [`crate::game::Game::relaxed`]),
+//!   searched alone. The game's [`Plan`] says which tactics it takes
+//!   turns at.
 //! - The *exhaustive tactic* is the one tactic of a plan that makes every
 //!   move (but those the engine proves needless) and runs until every
 //!   reachable position is searched: best-first where the plan has
-//!   [`Plan::best_first`], else the full walk. It alone can prove a loss,
+//!   [`Plan::best_first`], else the full walk. It alone of a plan's
+//!   tactics can prove a loss (as can the relaxed walk, searched alone),
 //!   and takes the first turn.
 //! - An *attempt* is one tactic's search of the deal, kept between its
 //!   turns, so that each turn takes up where the last stopped.
