@@ -147,10 +147,13 @@ fn report_text(
                 Some(search::Stop::Narrowed) => {
                     "a narrowed search ended without a win, which proves nothing".into()
                 }
+                Some(search::Stop::Relaxed) => {
+                    "the search won the relaxation, which proves nothing".into()
+                }
                 _ => "interrupted".into(),
             };
             let before = match report.stop {
-                Some(search::Stop::Narrowed) => "",
+                Some(search::Stop::Narrowed | search::Stop::Relaxed) => "",
                 _ => ", before the search ended",
             };
             out += &format!(

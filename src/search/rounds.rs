@@ -79,6 +79,7 @@ pub(super) fn take_turns<G: Game>(
         exhaustive_out_of_room: false,
         last: None,
         ended: Vec::new(),
+        relaxation_won: false,
     };
     let (verdict, stop, moves) = if game.is_won(&root) {
         (Verdict::Won, None, Vec::new())
@@ -105,9 +106,10 @@ pub(super) fn take_turns<G: Game>(
                 tasks.push(Task::sharing(Tactic::BestFirst, worker != Some(0)));
             }
             if tasks.is_empty() {
-                let stop = match scheduler.exhaustive_out_of_room {
-                    true => Stop::Memory,
-                    false => Stop::Narrowed,
+                let stop = match (scheduler.exhaustive_out_of_room, scheduler.relaxation_won) {
+                    (true, _) => Stop::Memory,
+                    (false, true) => Stop::Relaxed,
+                    (false, false) => Stop::Narrowed,
                 };
                 break (Verdict::Unknown, Some(stop), Vec::new());
             }
@@ -216,6 +218,8 @@ struct Scheduler<'a, G: Game> {
     last: Option<Tactic>,
     /// The tactics that ended this round, to leave the schedule after it.
     ended: Vec<Tactic>,
+    /// Whether the relaxed walk ended by winning the relaxation.
+    relaxation_won: bool,
 }
 
 impl<'a, G: Game> Scheduler<'a, G> {
@@ -257,7 +261,12 @@ impl<'a, G: Game> Scheduler<'a, G> {
                 true => &mut below[task.table],
                 false => &mut above[task.table - skip - 1],
             });
+            let best = self.search.best;
             let end = self.turn(task, table, budgets[at]);
+            // The relaxation's cards home are no line's of the game.
+            if task.tactic == Tactic::Relaxed {
+                self.search.best = best;
+            }
             let ending = self.ended.len();
             let decided = self.settle(end, tasks, at);
             if decided.is_some() {
@@ -394,7 +403,10 @@ impl<'a, G: Game> Scheduler<'a, G> {
         let tactic = task.tactic;
         let leaving = match end {
             // A win of the relaxation may be no line of the game's.
-            End::Won(_) if tactic == Tactic::Relaxed => vec![tactic],
+            End::Won(_) if tactic == Tactic::Relaxed => {
+                self.relaxation_won = true;
+                vec![tactic]
+            }
             End::Won(moves) => return Some((Verdict::Won, None, moves)),
             End::Stopped(stop) => return Some((Verdict::Unknown, Some(stop), Vec::new())),
             End::OutOfNodes => return None,

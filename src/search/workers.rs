@@ -250,7 +250,7 @@ pub fn solve_parallel<G: Planned>(
                 Some(Stop::MaxNodes) => 4,
                 Some(Stop::Interrupted) => 3,
                 Some(Stop::Memory) => 2,
-                Some(Stop::Narrowed) => 1,
+                Some(Stop::Narrowed | Stop::Relaxed) => 1,
                 None => 0,
             };
             let stop = reports.iter().map(|r| r.stop).max_by_key(|&s| rank(s));
