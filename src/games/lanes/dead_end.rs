@@ -43,7 +43,7 @@ use crate::games::talon;
 
 /// A set of cards, a bit each by card index: a suit's 13 cards are 13 bits
 /// in a row, the Ace lowest (see [`Card::index`]).
-type Cards = u64;
+pub(super) type Cards = u64;
 
 /// A suit's cards in [`Cards`].
 const SUIT: Cards = (1 << 13) - 1;
@@ -112,10 +112,7 @@ impl Relaxed {
                 piles[p] |= 1 << card.index();
             });
         }
-        let mut home: Cards = 0;
-        for (suit, &rank) in state.home.iter().enumerate() {
-            home |= ((1 << rank) - 1) << (13 * suit);
-        }
+        let mut home = state.home_cards();
         // The cards that have left their place, home or to a pile, and
         // those that have been a pile's top.
         let (mut left, mut tableau): (Cards, Cards) = (home, 0);
@@ -212,7 +209,7 @@ impl Relaxed {
 }
 
 /// Each card with the other card of its rank and colour.
-const TWINS: [Cards; Card::COUNT] = {
+pub(super) const TWINS: [Cards; Card::COUNT] = {
     let mut table = [0; Card::COUNT];
     let mut i = 0;
     while i < Card::COUNT {

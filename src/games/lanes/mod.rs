@@ -140,10 +140,23 @@ impl State {
     /// Whether `card`, once free, has somewhere to go now but an empty
     /// pile: home, or onto a pile's top.
     fn has_place(&self, card: Card) -> bool {
-        self.goes_home(card)
-            || BASES[card.index()]
-                .iter()
-                .any(|base| self.tops.contains(base))
+        self.goes_home(card) || self.builds(card)
+    }
+
+    /// Whether `card`, once free, may be built on a pile's top: a question
+    /// of its rank and colour alone.
+    fn builds(&self, card: Card) -> bool {
+        BASES[card.index()]
+            .iter()
+            .any(|base| self.tops.contains(base))
+    }
+
+    /// The cards home, a bit each by card index (see [`dead_end::Cards`]).
+    fn home_cards(&self) -> dead_end::Cards {
+        let suits = self.home.iter().enumerate();
+        suits.fold(0, |home, (suit, &rank)| {
+            home | ((1 << rank) - 1) << (13 * suit)
+        })
     }
 }
 
@@ -631,10 +644,9 @@ mod tests {
                 "a win the relaxation lost:\n{}",
                 position.to_text()
             );
-            let both = |card| {
-                relaxed::twins(card)
-                    .iter()
-                    .all(|t| runs >> t.index() & 1 != 0)
+            let both = |card: Card| {
+                let pair = dead_end::TWINS[card.index()];
+                runs & pair == pair
             };
             won += winnable as u32;
             lost += !winnable as u32;

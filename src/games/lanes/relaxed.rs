@@ -32,14 +32,12 @@
 //! placeholder is that card in every member), and a position is a dead
 //! end only when every member is one ([`Lanes::every_member_dead`]).
 
+use super::dead_end::{Cards, TWINS};
 use super::{From, Lanes, PILES, SAFE, State, Step};
 use crate::card::{Card, Colour, Suit};
 use crate::games::NO_CARD;
-use crate::games::alternating::{BASES, PileCode, pile_cards};
+use crate::games::alternating::{PileCode, dealt_top, pile_cards};
 use crate::games::talon;
-
-/// A set of cards, a bit each by card index.
-pub(super) type Cards = u64;
 
 /// A move home of a placeholder as the card of suit `s` has `to` of
 /// `HOME_AS + s`: one past the piles, so never a pile.
@@ -59,7 +57,8 @@ pub(super) const fn placeholder(card: Card) -> Card {
     Card::new(card.rank(), suit)
 }
 
-/// The two cards of `card`'s rank and colour.
+/// The two cards of `card`'s rank and colour, in suit order (as a set:
+/// [`TWINS`]).
 pub(super) fn twins(card: Card) -> [Card; 2] {
     let suits = match card.colour() {
         Colour::Red => [Suit::Diamonds, Suit::Hearts],
@@ -72,10 +71,7 @@ impl Lanes {
     /// The cards of the game in runs: neither home, nor in the talon, nor
     /// starting cards still in their place.
     pub(super) fn run_cards(&self, state: &State) -> Cards {
-        let mut out: Cards = (1 << Card::COUNT) - 1;
-        for (suit, &rank) in state.home.iter().enumerate() {
-            out &= !(((1 << rank) - 1) << (13 * suit));
-        }
+        let mut out: Cards = ((1 << Card::COUNT) - 1) & !state.home_cards();
         for t in talon::places(state.talon as u128) {
             out &= !(1 << self.talon.card(t).index());
         }
@@ -107,9 +103,8 @@ impl Lanes {
             }
             return;
         }
-        let both = twins(card);
-        let forced = both.iter().filter(|c| runs >> c.index() & 1 != 0).count() == 1;
-        for home in both {
+        let forced = (runs & TWINS[card.index()]).count_ones() == 1;
+        for home in twins(card) {
             if runs >> home.index() & 1 != 0 && state.goes_home(home) {
                 let to = Some(HOME_AS + home.suit().index() as u8);
                 each(Step { from, to }, home, forced);
@@ -154,10 +149,7 @@ impl Lanes {
         for p in 0..PILES {
             let dealt = state.piles[p].dealt_left();
             let mut code = PileCode::dealt(p, dealt);
-            let mut top = match dealt {
-                0 => NO_CARD,
-                d => self.start_cards[p][d - 1].index() as u8,
-            };
+            let mut top = dealt_top(&self.start_cards[p], code);
             let mut at = 0;
             pile_cards(&self.start_cards[p], state.piles[p], |card| {
                 if at >= dealt {
@@ -179,11 +171,7 @@ impl Lanes {
         // An empty pile, or a lone card with a pile's top to go on, answers
         // the test for every member alike (see `dead_end::cannot_win`).
         let lone = |p: usize| state.piles[p].cards() == 1;
-        let builds = |p: usize| {
-            BASES[state.tops[p] as usize]
-                .iter()
-                .any(|b| state.tops.contains(b))
-        };
+        let builds = |p: usize| state.builds(Card::from_index(state.tops[p] as usize));
         if state.tops.contains(&NO_CARD) || (0..PILES).any(|p| lone(p) && builds(p)) {
             return false;
         }
@@ -198,11 +186,11 @@ impl Lanes {
         while rest != 0 {
             let card = Card::from_index(rest.trailing_zeros() as usize);
             rest &= rest - 1;
-            let both = twins(card);
             let at = placeholder(card).index();
-            match both.iter().all(|t| runs >> t.index() & 1 != 0) {
+            let pair = TWINS[card.index()];
+            match runs & pair == pair {
                 false => identity[at] = card.index() as u8,
-                true if card == both[0] => {
+                true if card == twins(card)[0] => {
                     if splits == MOST_SPLITS {
                         return false;
                     }
