@@ -103,6 +103,14 @@ pub trait Game: Sized + Sync {
         None
     }
 
+    /// The game's line from the deal that plays `line`, a winning line of
+    /// the relaxation from the deal's position there, if the game has one
+    /// (where `line` binds no card as the game's cards lie, it has none).
+    /// None by default.
+    fn realize(&self, _line: &[Self::Move]) -> Option<Vec<Self::Move>> {
+        None
+    }
+
     /// The move in RULES.md notation, played from `state`. One engine move
     /// may be several notation moves (a stock skipped through is a series
     /// of draws).

@@ -161,6 +161,22 @@ impl PileCode {
         )
     }
 
+    /// The code with its run cards' suits forgotten: the suit bits
+    /// cleared, and an emptied pile's first card, which its origin names,
+    /// made the card of its rank and colour with suit bit 0.
+    pub(super) fn unsuited(self) -> PileCode {
+        let mut origin = self.origin();
+        if self.dealt_left() == 0 && !self.is_empty() {
+            let card = Card::from_index(origin as usize);
+            let suit = match card.colour() {
+                Colour::Red => Suit::Diamonds,
+                Colour::Black => Suit::Clubs,
+            };
+            origin = Card::new(card.rank(), suit).index() as u32;
+        }
+        PileCode(origin << Self::ORIGIN_SHIFT | self.run_len() << Self::LEN_SHIFT)
+    }
+
     /// The pile with its top card gone.
     pub(super) const fn pop(self) -> PileCode {
         let len = self.run_len();

@@ -155,5 +155,9 @@ pub fn solve_alone<G: Planned>(
     tables: &mut Tables<G::Key>,
     tactic: Tactic,
 ) -> Report {
-    take_turns(game, &G::PLAN, limits, tables, vec![tactic], u64::MAX, None)
+    take_turns(game, &G::PLAN, limits, tables, vec![tactic], ALONE, None)
 }
+
+/// The first budget of a tactic searched alone: one turn without a
+/// budget, as [`solve_alone`] takes, and `solve_parallel` with a tactic.
+const ALONE: u64 = u64::MAX;

@@ -8,9 +8,11 @@ use crate::game::Game;
 /// What the search runs for a game, and how its budgets grow.
 #[derive(Clone, Copy, Debug)]
 pub struct Plan {
-    /// Whether best-first search, led by [`Game::score`], stands in for
-    /// the full walk as the tactic that proves losses.
-    pub best_first: bool,
+    /// The exhaustive tactic (see the terms in [`super`]): the full walk;
+    /// best-first search, led by [`Game::score`]; or the walk of the
+    /// game's relaxation ([`Tactic::Relaxed`]), whose place the full walk
+    /// takes once it wins the relaxation by a line that is not the game's.
+    pub exhaustive: Tactic,
     /// The levels of narrowing of the walks that take turns with it,
     /// narrowest first (see [`crate::game::Ask`]).
     pub narrowings: &'static [u32],
@@ -62,7 +64,7 @@ impl Plan {
     /// The full walk alone, in turns from 100,000 nodes, each three times
     /// the one before.
     pub const FULL_WALK: Plan = Plan {
-        best_first: false,
+        exhaustive: Tactic::Full,
         narrowings: &[],
         max_narrowing: None,
         horizons: &[],
@@ -121,22 +123,19 @@ pub enum Tactic {
     /// A beam search at a level of narrowing (see [`super::beam`]).
     Beam(u32),
     /// Depth-first with every move of the game's relaxation (see
-    /// [`Game::relaxed`]), from the deal's position there: it ends only by
-    /// proving the loss, or by winning the relaxation, which proves
-    /// nothing.
+    /// [`Game::relaxed`]), from the deal's position there: it proves the
+    /// loss, or wins the deal where the relaxation's win is a line of the
+    /// game ([`Game::realize`]); a win that is not leaves it unable to do
+    /// either, and it ends. Where it is the plan's exhaustive tactic, the
+    /// full walk then takes its place; searched alone, the search stops.
     Relaxed,
 }
 
 impl Tactic {
     /// The tactics a game's searches take turns at: the exhaustive one
-    /// first, best-first where the plan has it, else the full walk; then
-    /// the narrowed walks, the horizon walks, then the beams.
+    /// first, then the narrowed walks, the horizon walks, then the beams.
     pub(super) fn all(plan: &Plan) -> Vec<Tactic> {
-        let exhaustive = if plan.best_first {
-            Tactic::BestFirst
-        } else {
-            Tactic::Full
-        };
+        let exhaustive = plan.exhaustive;
         let narrowed = plan.narrowings.iter().map(|&level| Tactic::Narrowed(level));
         let horizons = plan.horizons.iter().map(|&moves| Tactic::Horizon(moves));
         let beams = plan.beams.iter().map(|&level| Tactic::Beam(level));

@@ -19,7 +19,7 @@ use std::time::Instant;
 use super::memory::{MemoryShare, share_tables};
 use super::task::Task;
 use super::workers::Workers;
-use super::{End, Limits, Plan, Report, Search, Stop, Table, Tables, Tactic, Verdict};
+use super::{ALONE, End, Limits, Plan, Report, Search, Stop, Table, Tables, Tactic, Verdict};
 use crate::game::Game;
 use crate::notation;
 
@@ -80,6 +80,7 @@ pub(super) fn take_turns<G: Game>(
         last: None,
         ended: Vec::new(),
         relaxation_won: false,
+        alone: first == ALONE,
     };
     let (verdict, stop, moves) = if game.is_won(&root) {
         (Verdict::Won, None, Vec::new())
@@ -220,6 +221,10 @@ struct Scheduler<'a, G: Game> {
     ended: Vec<Tactic>,
     /// Whether the relaxed walk ended by winning the relaxation.
     relaxation_won: bool,
+    /// Whether the schedule is one tactic searched alone ([`ALONE`]): a
+    /// relaxed walk that wins the relaxation then stops the search, where
+    /// in a plan the full walk takes its place.
+    alone: bool,
 }
 
 impl<'a, G: Game> Scheduler<'a, G> {
@@ -263,8 +268,9 @@ impl<'a, G: Game> Scheduler<'a, G> {
             });
             let best = self.search.best;
             let end = self.turn(task, table, budgets[at]);
-            // The relaxation's cards home are no line's of the game.
-            if task.tactic == Tactic::Relaxed {
+            // The relaxation's cards home are no line's of the game, but
+            // for a win it found the game's line to.
+            if task.tactic == Tactic::Relaxed && !matches!(end, End::Won(_)) {
                 self.search.best = best;
             }
             let ending = self.ended.len();
@@ -402,10 +408,21 @@ impl<'a, G: Game> Scheduler<'a, G> {
         let task = &mut tasks[at];
         let tactic = task.tactic;
         let leaving = match end {
-            // A win of the relaxation may be no line of the game's.
-            End::Won(_) if tactic == Tactic::Relaxed => {
+            End::RelaxationWon if self.alone => {
                 self.relaxation_won = true;
                 vec![tactic]
+            }
+            // The plan's exhaustive tactic can no longer prove the loss:
+            // the full walk takes its place.
+            End::RelaxationWon => {
+                *task = match workers.filter(|_| task.shared) {
+                    Some(workers) => {
+                        workers.hand_over();
+                        Task::sharing(Tactic::Full, self.worker != Some(0))
+                    }
+                    None => Task::new(Tactic::Full, task.table),
+                };
+                return None;
             }
             End::Won(moves) => return Some((Verdict::Won, None, moves)),
             End::Stopped(stop) => return Some((Verdict::Unknown, Some(stop), Vec::new())),
@@ -421,20 +438,23 @@ impl<'a, G: Game> Scheduler<'a, G> {
                         .filter(|&t| narrower(self.search.plan, level)(t))
                         .collect()
                 }
-                Tactic::Full if task.shared => {
-                    if workers.expect("a shared walk has workers").walk_ended() {
+                Tactic::Full | Tactic::Relaxed if task.shared => {
+                    if workers
+                        .expect("a shared walk has workers")
+                        .walk_ended(tactic)
+                    {
                         return Some((Verdict::Lost, None, Vec::new()));
                     }
-                    vec![Tactic::Full]
+                    vec![tactic]
                 }
                 Tactic::BestFirst | Tactic::Full | Tactic::Relaxed => {
                     return Some((Verdict::Lost, None, Vec::new()));
                 }
                 other @ (Tactic::Horizon(_) | Tactic::Beam(_)) => vec![other],
             },
-            End::Crowded => match workers.expect("a shared walk has workers").leave() {
+            End::Crowded => match workers.expect("a shared walk has workers").leave(tactic) {
                 Some(true) => return Some((Verdict::Lost, None, Vec::new())),
-                Some(false) => vec![Tactic::Full],
+                Some(false) => vec![tactic],
                 // Another walk left first: this one stays to the end.
                 None => {
                     task.may_leave = false;
@@ -458,20 +478,20 @@ impl<'a, G: Game> Scheduler<'a, G> {
                     *task = Task::new(Tactic::Full, task.table);
                     return None;
                 }
-                Tactic::Full if task.shared => {
+                Tactic::Full | Tactic::Relaxed if task.shared => {
                     // Whether or not it may leave unfinished, this walk
                     // ends for want of room: if no other proves the loss,
                     // that is why the search stops.
-                    if let Some(true) = workers.expect("a shared walk has workers").leave() {
+                    if let Some(true) = workers.expect("a shared walk has workers").leave(tactic) {
                         return Some((Verdict::Lost, None, Vec::new()));
                     }
                     self.exhaustive_out_of_room = true;
-                    vec![Tactic::Full]
+                    vec![tactic]
                 }
                 tactic => {
                     // The others go on: a narrowed walk may still win.
-                    // Without the full walk no loss can be proven.
-                    self.exhaustive_out_of_room |= tactic == Tactic::Full;
+                    // Without the exhaustive walk no loss can be proven.
+                    self.exhaustive_out_of_room |= matches!(tactic, Tactic::Full | Tactic::Relaxed);
                     vec![tactic]
                 }
             },

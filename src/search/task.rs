@@ -1,6 +1,8 @@
 //! A task: one tactic in a thread's schedule, with its attempt, kept
 //! between its turns, and its table (see the terms in [`super`]).
 
+use std::sync::atomic::Ordering;
+
 use super::beam::Beam;
 use super::best_first::{BestFirst, SharedBestFirst};
 use super::shared::SharedView;
@@ -70,15 +72,24 @@ impl<G: Game> Task<G> {
         budget: u64,
         room: usize,
     ) -> End<notation::Move> {
+        // Another worker won the relaxation: this relaxed walk can prove
+        // nothing either.
+        if self.tactic == Tactic::Relaxed && workers.relaxation_won.load(Ordering::Relaxed) {
+            return End::RelaxationWon;
+        }
         let walk_room = room.min(search.plan.max_path_bytes);
         let mut view = SharedView::new(&workers.table);
         let attempt = self.attempt.get_or_insert_with(|| match self.tactic {
             Tactic::BestFirst => Attempt::SharedBestFirst(SharedBestFirst::new(worker, room)),
-            _ => {
-                let root = search.game.initial();
+            tactic => {
+                let root = root(search.game, tactic);
                 let key = search.game.key(&root);
                 view.visit(key, key.table_hash());
-                Attempt::Walk(Walk::sharing(root, key, walk_room))
+                let walk = Walk::sharing(root, key, walk_room);
+                Attempt::Walk(match tactic {
+                    Tactic::Relaxed => walk.relaxed(),
+                    _ => walk,
+                })
             }
         });
         match attempt {
@@ -121,12 +132,7 @@ impl<G: Game> Task<G> {
     ) -> End<notation::Move> {
         let walk_room = room.min(search.plan.max_path_bytes);
         let attempt = self.attempt.get_or_insert_with(|| {
-            let root = search.game.initial();
-            let root = match self.tactic {
-                Tactic::Relaxed => (search.game.relaxed(&root))
-                    .expect("a game with a relaxation (`SolveError::NoRelaxation`)"),
-                _ => root,
-            };
+            let root = root(search.game, self.tactic);
             let key = search.game.key(&root);
             table.clear();
             table.set_exact(matches!(
@@ -137,7 +143,8 @@ impl<G: Game> Task<G> {
             match self.tactic {
                 Tactic::BestFirst => Attempt::BestFirst(BestFirst::new(root, room)),
                 Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, walk_room)),
-                Tactic::Full | Tactic::Relaxed => Attempt::Walk(Walk::new(root, key, 0, walk_room)),
+                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, walk_room)),
+                Tactic::Relaxed => Attempt::Walk(Walk::new(root, key, 0, walk_room).relaxed()),
                 Tactic::Horizon(moves) => {
                     Attempt::Walk(Walk::new(root, key, 0, walk_room).with_horizon(moves))
                 }
@@ -166,5 +173,17 @@ impl<G: Game> Task<G> {
             End::OutOfNodes if self.spent >= most => End::Spent,
             end => end,
         }
+    }
+}
+
+/// The position `tactic` starts from: the deal's, or for the relaxed
+/// walk the deal's position in the relaxation.
+fn root<G: Game>(game: &G, tactic: Tactic) -> G::State {
+    let root = game.initial();
+    match tactic {
+        Tactic::Relaxed => {
+            (game.relaxed(&root)).expect("a game with a relaxation (`SolveError::NoRelaxation`)")
+        }
+        _ => root,
     }
 }

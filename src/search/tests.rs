@@ -1,5 +1,5 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::best_first::{BestFirst, Frontier, SharedBestFirst};
 use super::memory::MemoryShare;
@@ -47,7 +47,10 @@ impl<const BEST: bool, const ROUND: bool> Track<BEST, ROUND> {
 
 impl<const BEST: bool, const ROUND: bool> Planned for Track<BEST, ROUND> {
     const PLAN: Plan = Plan {
-        best_first: BEST,
+        exhaustive: match BEST {
+            true => Tactic::BestFirst,
+            false => Tactic::Full,
+        },
         narrowings: &[1, 2],
         first_turn_nodes: 100,
         growth_by_round: ROUND,
@@ -473,7 +476,9 @@ fn workers(walks: usize) -> Workers<Track> {
         shared_walks: walks,
         table: SharedTable::new(1 << 16),
         frontier: None,
-        walk_ends: Mutex::new(WalkEnds::default()),
+        walk_ends: WalkEnds::of(walks),
+        relaxation_won: AtomicBool::new(false),
+        full_walk_ends: WalkEnds::of(0),
         started: AtomicUsize::new(0),
         halt: AtomicBool::new(false),
         narrowed_ended: AtomicU32::new(0),
@@ -530,19 +535,27 @@ fn a_thread_gives_the_workers_the_share_of_its_tables_that_end() {
 #[test]
 fn one_shared_walk_may_leave() {
     let three = workers(3);
-    assert_eq!(three.leave(), Some(false));
-    assert_eq!(three.leave(), None, "a second walk stays");
-    assert!(!three.walk_ended());
-    assert!(three.walk_ended());
+    assert_eq!(three.leave(Tactic::Full), Some(false));
+    assert_eq!(three.leave(Tactic::Full), None, "a second walk stays");
+    assert!(!three.walk_ended(Tactic::Full));
+    assert!(three.walk_ended(Tactic::Full));
 
     let two = workers(2);
-    assert!(!two.walk_ended());
-    assert_eq!(two.leave(), Some(true), "the other walk had ended");
+    assert!(!two.walk_ended(Tactic::Full));
+    assert_eq!(
+        two.leave(Tactic::Full),
+        Some(true),
+        "the other walk had ended"
+    );
 
     let lone = workers(1);
-    assert_eq!(lone.leave(), Some(false), "no walk ended: not lost");
+    assert_eq!(
+        lone.leave(Tactic::Full),
+        Some(false),
+        "no walk ended: not lost"
+    );
     let lone = workers(1);
-    assert!(lone.walk_ended());
+    assert!(lone.walk_ended(Tactic::Full));
 }
 
 /// Walks on several threads in a table that forgets at once: all but

@@ -134,6 +134,10 @@ pub(super) struct Walk<G: Game> {
     pub(super) room: usize,
     /// Stop with [`End::Crowded`] once the (shared) table is crowded.
     pub(super) leave_when_crowded: bool,
+    /// Whether it walks the game's relaxation: a win there is the game's
+    /// only if [`Game::realize`] finds the game's line, and else ends the
+    /// walk with [`End::RelaxationWon`].
+    relaxed: bool,
 }
 
 impl<G: Game> Walk<G> {
@@ -151,6 +155,15 @@ impl<G: Game> Walk<G> {
             path_kept: false,
             room,
             leave_when_crowded: false,
+            relaxed: false,
+        }
+    }
+
+    /// The walk of the game's relaxation from `root`, a relaxed position.
+    pub(super) fn relaxed(self) -> Walk<G> {
+        Walk {
+            relaxed: true,
+            ..self
         }
     }
 
@@ -237,8 +250,15 @@ impl<G: Game> Walk<G> {
             frame.next += 1;
             let again = frame.again;
             if search.game.is_won(&child) {
+                let line = match self.relaxed {
+                    true => self.realized(search.game),
+                    false => Some(self.solution(search.game)),
+                };
+                let Some(line) = line else {
+                    return End::RelaxationWon;
+                };
                 search.best = search.game.cards_home(&child);
-                return End::Won(self.solution(search.game));
+                return End::Won(line);
             }
             // Past the horizon the child is not entered, nor put in the
             // table: a shorter line may still reach it.
@@ -334,6 +354,21 @@ impl<G: Game> Walk<G> {
             self.path_kept = true;
         }
         self.path.contains(&key)
+    }
+
+    /// The game's line that plays the relaxation's win the path ends in, if
+    /// it has one (see [`Game::realize`]).
+    fn realized(&self, game: &G) -> Option<Vec<notation::Move>> {
+        let steps: Vec<G::Move> = (self.stack.iter())
+            .map(|frame| self.moves[frame.next as usize - 1])
+            .collect();
+        let mut state = game.initial();
+        let mut out = Vec::new();
+        for mv in game.realize(&steps)? {
+            game.notation(&state, mv, &mut out);
+            state = game.play(&state, mv);
+        }
+        Some(out)
     }
 
     /// Bytes the path takes: what its vectors hold, room to grow included.

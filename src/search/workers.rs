@@ -41,13 +41,13 @@
 //! their share (see [`super::memory`]).
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::best_first::Frontier;
 use super::rounds::take_turns;
 use super::shared::{SharedTable, SharedView};
-use super::{Limits, Planned, Report, Stop, Tables, Tactic, Verdict};
+use super::{ALONE, Limits, Planned, Report, Stop, Tables, Tactic, Verdict};
 use crate::game::Game;
 use crate::key::TableKey;
 
@@ -66,8 +66,15 @@ pub(super) struct Workers<G: Game> {
     pub(super) table: SharedTable<G::Key>,
     /// The queue of the best-first search the workers share.
     pub(super) frontier: Option<Frontier<G>>,
-    /// Full walks on it that ended, or left.
+    /// Shared walks on it that ended, or left: the exhaustive tactic's,
+    /// or the full walks that took a best-first search's place.
     pub(super) walk_ends: Mutex<WalkEnds>,
+    /// Set when a worker's relaxed walk won the relaxation by a line that
+    /// is not the game's: the others' relaxed walks then end too.
+    pub(super) relaxation_won: AtomicBool,
+    /// The full walks that took the relaxed walks' place, which count
+    /// among them only those that joined (see [`Workers::hand_over`]).
+    pub(super) full_walk_ends: Mutex<WalkEnds>,
     /// Workers that started: the next one's worker index.
     pub(super) started: AtomicUsize,
     /// Set when a worker decided the deal: the others stop.
@@ -80,18 +87,64 @@ pub(super) struct Workers<G: Game> {
 /// How the shared walks stand.
 #[derive(Debug, Default)]
 pub(super) struct WalkEnds {
+    /// The walks taking part.
+    pub(super) walks: usize,
     ended: usize,
     /// Whether one left (only one may: see [`Workers::leave`]).
     left: bool,
 }
 
+impl WalkEnds {
+    /// The count of `walks` walks, none ended yet.
+    pub(super) fn of(walks: usize) -> Mutex<WalkEnds> {
+        Mutex::new(WalkEnds {
+            walks,
+            ..WalkEnds::default()
+        })
+    }
+
+    /// Every walk has ended, or left with the others ended.
+    fn all_done(&self) -> bool {
+        self.ended > 0 && self.ended + usize::from(self.left) == self.walks
+    }
+}
+
 impl<G: Game> Workers<G> {
-    /// Counts a shared walk that ended; says whether the deal is proven
-    /// lost.
-    pub(super) fn walk_ended(&self) -> bool {
-        let mut walks = self.walk_ends.lock().expect("no thread panics holding it");
+    /// The count of the shared walks of `tactic`.
+    fn ends_of(&self, tactic: Tactic) -> &Mutex<WalkEnds> {
+        match (tactic, self.shared_tactic) {
+            (Tactic::Full, Some(Tactic::Relaxed)) => &self.full_walk_ends,
+            _ => &self.walk_ends,
+        }
+    }
+
+    /// Counts a shared walk of `tactic` that ended; says whether the deal
+    /// is proven lost.
+    pub(super) fn walk_ended(&self, tactic: Tactic) -> bool {
+        let mut walks = self
+            .ends_of(tactic)
+            .lock()
+            .expect("no thread panics holding it");
         walks.ended += 1;
-        self.all_done(&walks)
+        walks.all_done()
+    }
+
+    /// Says that the relaxation is won, and counts the full walk that
+    /// takes a worker's relaxed walk's place. The full walks share the
+    /// table with the relaxed ones, whose keys are apart, and prove a loss
+    /// among themselves, as the workers' walks do (see [`super::workers`]):
+    /// each counts from when it joins, so a loss needs every walk that
+    /// joined to have ended. One that joins after the others ended finds
+    /// the deal decided already: they covered every position without it.
+    /// A worker whose relaxed walk ended before the relaxation was won
+    /// has none to hand over, and does not join.
+    pub(super) fn hand_over(&self) {
+        self.relaxation_won.store(true, Ordering::Relaxed);
+        let mut walks = self
+            .full_walk_ends
+            .lock()
+            .expect("no thread panics holding it");
+        walks.walks += 1;
     }
 
     /// Lets a shared walk leave unfinished, if no other did: says whether
@@ -116,18 +169,16 @@ impl<G: Game> Workers<G> {
     /// the paths of the others, and a win can be missed (three leaving
     /// walks can be scheduled so that the one left ends without it): only
     /// one may.
-    pub(super) fn leave(&self) -> Option<bool> {
-        let mut walks = self.walk_ends.lock().expect("no thread panics holding it");
+    pub(super) fn leave(&self, tactic: Tactic) -> Option<bool> {
+        let mut walks = self
+            .ends_of(tactic)
+            .lock()
+            .expect("no thread panics holding it");
         if walks.left {
             return None;
         }
         walks.left = true;
-        Some(self.all_done(&walks))
-    }
-
-    /// Every walk has ended, or left with the others ended.
-    fn all_done(&self, walks: &WalkEnds) -> bool {
-        walks.ended > 0 && walks.ended + usize::from(walks.left) == self.shared_walks
+        Some(walks.all_done())
     }
 }
 
@@ -144,12 +195,12 @@ pub fn solve_parallel<G: Planned>(
     let started = Instant::now();
     let threads = threads.max(1);
     let (tactics, budget) = match tactic {
-        Some(tactic) => (vec![tactic], u64::MAX),
+        Some(tactic) => (vec![tactic], ALONE),
         None => (Tactic::all(&G::PLAN), G::PLAN.first_turn_nodes),
     };
     let share = limits.memory / tactics.len();
     let (exhaustive, others) = tactics.split_first().expect("at least one tactic");
-    let walking = *exhaustive == Tactic::Full;
+    let walking = matches!(exhaustive, Tactic::Full | Tactic::Relaxed);
     let beaming = G::PLAN.beam_stays() && tactics.iter().any(|t| matches!(t, Tactic::Beam(_)));
     let pooling = *exhaustive == Tactic::BestFirst && !beaming;
     // With a beam one thread takes every turn, so its full walk has the
@@ -194,7 +245,9 @@ pub fn solve_parallel<G: Planned>(
         },
         table,
         frontier,
-        walk_ends: Mutex::new(WalkEnds::default()),
+        walk_ends: WalkEnds::of(if sharing { dealt.len() } else { 0 }),
+        relaxation_won: AtomicBool::new(false),
+        full_walk_ends: WalkEnds::of(0),
         started: AtomicUsize::new(0),
         halt: AtomicBool::new(false),
         narrowed_ended: AtomicU32::new(0),

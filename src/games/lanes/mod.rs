@@ -49,7 +49,7 @@ use crate::games::sort_best_first;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::lanes::LanesRules;
-use crate::search::{Plan, Planned, TalonKey};
+use crate::search::{Plan, Planned, Tactic, TalonKey};
 
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
@@ -121,8 +121,8 @@ pub struct State {
     /// that equal talons have equal cursors.
     cursor: u8,
     redeals: u8,
-    /// Whether this is a position of the relaxation ([`relaxed`]), whose
-    /// run cards are placeholders of their rank and colour.
+    /// Whether this is a position of the relaxation ([`relaxed`]): the
+    /// cards are one member's, and the key forgets the run cards' suits.
     relaxed: bool,
 }
 
@@ -217,8 +217,12 @@ impl Lanes {
     /// a pile that buries a card going home next comes earlier (`digs`),
     /// and one onto such a pile later.
     fn order(state: &State, step: Step, waste_top: Option<u8>, digs: &[bool; PILES]) -> i32 {
-        let Some(to) = step.to.filter(|&to| to < relaxed::HOME_AS) else {
-            return 100;
+        let to = match step.to {
+            None => return 100,
+            // A relaxed move home that swaps run cards, last: a line without
+            // one is the game's (see `relaxed`).
+            Some(to) if to >= relaxed::HOME_AS => return -100,
+            Some(to) => to,
         };
         let onto_empty = state.piles[to as usize].is_empty();
         let rank = match step.from {
@@ -246,6 +250,7 @@ impl Lanes {
 /// positions. The figures are in `docs/tuning.md`.
 impl Planned for Lanes {
     const PLAN: Plan = Plan {
+        exhaustive: Tactic::Relaxed,
         narrowings: &[1],
         max_narrowing: Some(WINDOWS.len() as u32),
         horizons: &[3, 5],
@@ -301,10 +306,13 @@ impl Game for Lanes {
     /// key covers the same position with a weaker talon.
     fn key(&self, state: &State) -> TalonKey<3> {
         let mut codes = state.piles;
+        if state.relaxed {
+            codes = codes.map(PileCode::unsuited);
+        }
         codes.sort_unstable();
         let (heads, suits) = alternating::split_codes(&codes);
         debug_assert!(state.talon < 1 << 52 && state.redeals < 2);
-        // A relaxed position's runs have no suit bits, and its foundations
+        // A relaxed position's key has no run suit bits, and its foundations
         // are not told by the cards elsewhere: they take their place.
         let last = match state.relaxed {
             false => suits,
@@ -339,6 +347,11 @@ impl Game for Lanes {
     /// See [`relaxed`].
     fn relaxed(&self, state: &State) -> Option<State> {
         Some(self.relax(state))
+    }
+
+    /// See [`relaxed`].
+    fn realize(&self, line: &[Step]) -> Option<Vec<Step>> {
+        self.realized(line)
     }
 
     fn cards_home(&self, state: &State) -> u32 {
@@ -472,13 +485,9 @@ impl Game for Lanes {
         }
         match step.to {
             None => next.home[card.suit().index()] += 1,
-            Some(to) if to >= relaxed::HOME_AS => next.home[(to - relaxed::HOME_AS) as usize] += 1,
+            Some(to) if to >= relaxed::HOME_AS => self.home_as(&mut next, card, to),
             Some(to) => {
                 let to = to as usize;
-                let card = match state.relaxed {
-                    true => relaxed::placeholder(card),
-                    false => card,
-                };
                 next.piles[to] = next.piles[to].push(card);
                 next.tops[to] = card.index() as u8;
             }

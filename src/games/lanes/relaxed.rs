@@ -4,11 +4,10 @@
 //! one, only its rank and colour: it builds on the two cards of the other
 //! colour one rank up, takes the two one rank down, and moves as any card.
 //! Only going home asks its suit. So the relaxation forgets the suit of
-//! every run card (it is a *placeholder* of its rank and colour) and lets
-//! a placeholder go home as any card of its rank and colour that is a run
-//! card and whose foundation shows the rank below; from then on that card
-//! is home. Starting cards still in their place and talon cards keep their
-//! suits.
+//! every run card and lets a run card go home as any card of its rank and
+//! colour that is a run card and whose foundation shows the rank below;
+//! from then on that card is home. Starting cards still in their place and
+//! talon cards keep their suits.
 //!
 //! Positions that differ only in which of two cards of a rank and colour
 //! lies where in the runs are one position here: where a lost deal's
@@ -17,20 +16,24 @@
 //!
 //! # Why a loss here is a loss of the game
 //!
-//! A relaxed position stands for the game's positions that give its
-//! placeholders suits, each run card of the game to one placeholder of
-//! its rank and colour (its *members*). Every line of the game from a
-//! member is a line here: moves onto piles and off them ask only rank and
-//! colour, and a run card going home is its placeholder going home as it.
-//! So a relaxed position that no line wins has no member a line wins, and
-//! the deal's position, its own only member at the start (no runs yet),
-//! is lost. A line that wins here may bind placeholders as no member's
-//! cards lie, so a win proves nothing.
+//! A relaxed position stands for the game's positions that share its cards
+//! but for which run card of a rank and colour lies where (its *members*).
+//! Every line of the game from a member is a line here: moves onto piles
+//! and off them ask only rank and colour, and a run card going home goes
+//! home as itself. So a relaxed position that no line wins has no member
+//! a line wins, and the deal's position, its own only member at the start
+//! (no runs yet), is lost.
 //!
-//! The pruning keeps its arguments: a safe move home is one of a
-//! placeholder only when its rank and colour has one run card (the
-//! placeholder is that card in every member), and a position is a dead
-//! end only when every member is one ([`Lanes::every_member_dead`]).
+//! The engine holds a relaxed position as one of its members, the one its
+//! line reached, and its key forgets the run cards' suits: a move home of
+//! a run card as its twin swaps the two in the runs first, so that the
+//! position is still a member. A line that wins with no such swap is the
+//! game's own ([`Lanes::realized`]); one that swaps proves nothing.
+//!
+//! The pruning keeps its arguments: a safe move home is one of a run card
+//! only when its rank and colour has one run card (the card is that card
+//! in every member), and a position is a dead end only when every member
+//! is one ([`Lanes::every_member_dead`]).
 
 use super::dead_end::{Cards, TWINS};
 use super::{From, Lanes, PILES, SAFE, State, Step};
@@ -39,23 +42,13 @@ use crate::games::NO_CARD;
 use crate::games::alternating::{PileCode, dealt_top, pile_cards};
 use crate::games::talon;
 
-/// A move home of a placeholder as the card of suit `s` has `to` of
+/// A move home of a run card as the card of suit `s` has `to` of
 /// `HOME_AS + s`: one past the piles, so never a pile.
 pub(super) const HOME_AS: u8 = PILES as u8;
 
 /// The most ranks and colours with both cards in runs that the dead-end
 /// test splits into members (two each): past it, the test proves nothing.
 const MOST_SPLITS: usize = 4;
-
-/// The placeholder of `card`: its rank in the suit of its colour whose
-/// suit bit is 0, so that a run of placeholders has no suit bits.
-pub(super) const fn placeholder(card: Card) -> Card {
-    let suit = match card.colour() {
-        Colour::Red => Suit::Diamonds,
-        Colour::Black => Suit::Clubs,
-    };
-    Card::new(card.rank(), suit)
-}
 
 /// The two cards of `card`'s rank and colour, in suit order (as a set:
 /// [`TWINS`]).
@@ -85,9 +78,9 @@ impl Lanes {
 
     /// Calls `each` with each move home of the card `card` at `from` in
     /// the relaxed `state`, the card it goes home as, and whether it is
-    /// that card in every member: itself, if it goes home next, or for a
-    /// placeholder each run card of its rank and colour that goes home next
-    /// (`runs` is [`Lanes::run_cards`]).
+    /// that card in every member: itself, if it goes home next, and for a
+    /// run card then its twin, if that is a run card too and goes home
+    /// next, as a swap (`runs` is [`Lanes::run_cards`]).
     pub(super) fn homes_relaxed(
         &self,
         state: &State,
@@ -96,19 +89,18 @@ impl Lanes {
         card: Card,
         mut each: impl FnMut(Step, Card, bool),
     ) {
-        let placeholder = matches!(from, From::Pile(p) if state.piles[p as usize].run_len() > 0);
-        if !placeholder {
-            if state.goes_home(card) {
-                each(Step { from, to: None }, card, true);
-            }
+        let in_run = matches!(from, From::Pile(p) if state.piles[p as usize].run_len() > 0);
+        let forced = !in_run || (runs & TWINS[card.index()]).count_ones() == 1;
+        if state.goes_home(card) {
+            each(Step { from, to: None }, card, forced);
+        }
+        if forced {
             return;
         }
-        let forced = (runs & TWINS[card.index()]).count_ones() == 1;
-        for home in twins(card) {
-            if runs >> home.index() & 1 != 0 && state.goes_home(home) {
-                let to = Some(HOME_AS + home.suit().index() as u8);
-                each(Step { from, to }, home, forced);
-            }
+        let twin = twins(card)[usize::from(card == twins(card)[0])];
+        if state.goes_home(twin) {
+            let to = Some(HOME_AS + twin.suit().index() as u8);
+            each(Step { from, to }, twin, false);
         }
     }
 
@@ -133,15 +125,30 @@ impl Lanes {
         chosen
     }
 
-    /// The relaxed position standing for `state`: its run cards made
-    /// placeholders.
+    /// The game's line that plays `line`, a winning line of the relaxation
+    /// from the deal, if it swaps no run cards: it is then the game's own,
+    /// each position on it a member that the game's moves reach.
+    pub(super) fn realized(&self, line: &[Step]) -> Option<Vec<Step>> {
+        let swaps = |step: &Step| step.to.is_some_and(|to| to >= HOME_AS);
+        (!line.iter().any(swaps)).then(|| line.to_vec())
+    }
+
+    /// The relaxed position standing for `state`, which is its member.
     pub(super) fn relax(&self, state: &State) -> State {
-        let mut relaxed = State {
+        State {
             relaxed: true,
             ..*state
-        };
-        self.rebuild_runs(&mut relaxed, placeholder);
-        relaxed
+        }
+    }
+
+    /// Plays into `next` the relaxation's move home of `card` (a run card)
+    /// as its twin, the other run card of its rank and colour, to which
+    /// `to` gives the suit: the two swap places in the runs first, so that
+    /// `next` is still a member.
+    pub(super) fn home_as(&self, next: &mut State, card: Card, to: u8) {
+        let twin = Card::new(card.rank(), Suit::from_index(usize::from(to - HOME_AS)));
+        next.home[twin.suit().index()] += 1;
+        self.rebuild_runs(next, |c| if c == twin { card } else { c });
     }
 
     /// Rebuilds the run of every pile of `state`, each card `suited(card)`.
@@ -164,9 +171,8 @@ impl Lanes {
     }
 
     /// Whether every member of the relaxed `state` is a dead end of the
-    /// game (see the module doc): each rank and colour with one run card
-    /// gives it to its placeholder, each with two gives them to its two
-    /// placeholders either way round, and each such member is tested.
+    /// game (see the module doc): `state` itself, and each way of swapping
+    /// the two cards of a rank and colour that are both in runs.
     pub(super) fn every_member_dead(&self, state: &State) -> bool {
         // An empty pile, or a lone card with a pile's top to go on, answers
         // the test for every member alike (see `dead_end::cannot_win`).
@@ -175,61 +181,40 @@ impl Lanes {
         if state.tops.contains(&NO_CARD) || (0..PILES).any(|p| lone(p) && builds(p)) {
             return false;
         }
-        // What each placeholder is in the members, by its index: the one
-        // run card of its rank and colour, or (`SPLIT` and a place among
-        // the splits) either of two.
-        const SPLIT: u8 = 0x80;
+        let member = State {
+            relaxed: false,
+            ..*state
+        };
+        if !super::dead_end::cannot_win(self, &member) {
+            return false;
+        }
+        // The pairs both in runs, each named by its card of suit bit 0.
         let runs = self.run_cards(state);
-        let mut identity = [0u8; Card::COUNT];
-        let mut splits = 0;
-        let mut rest = runs;
-        while rest != 0 {
-            let card = Card::from_index(rest.trailing_zeros() as usize);
-            rest &= rest - 1;
-            let at = placeholder(card).index();
+        let mut pairs: Cards = 0;
+        for card in Card::all().filter(|&card| card == twins(card)[0]) {
             let pair = TWINS[card.index()];
-            match runs & pair == pair {
-                false => identity[at] = card.index() as u8,
-                true if card == twins(card)[0] => {
-                    if splits == MOST_SPLITS {
-                        return false;
-                    }
-                    identity[at] = SPLIT | splits as u8;
-                    splits += 1;
-                }
-                true => {}
+            if runs & pair == pair {
+                pairs |= 1 << card.index();
             }
         }
-        (0..1u32 << splits).all(|swaps| {
-            let mut member = State {
-                relaxed: false,
-                ..*state
-            };
-            let mut second = [false; Card::COUNT];
-            self.rebuild_runs(&mut member, |card| match identity[card.index()] {
-                split if split & SPLIT != 0 => {
-                    let turned = std::mem::replace(&mut second[card.index()], true);
-                    twins(card)[(swaps >> (split & !SPLIT) & 1) as usize ^ turned as usize]
-                }
-                one => Card::from_index(one as usize),
-            });
-            super::dead_end::cannot_win(self, &member)
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A placeholder keeps the rank and colour and has no suit bit.
-    #[test]
-    fn placeholders_keep_rank_and_colour() {
-        for card in Card::all() {
-            let p = placeholder(card);
-            assert_eq!((p.rank(), p.colour()), (card.rank(), card.colour()));
-            assert_eq!(crate::games::alternating::suit_bit(p), 0);
-            assert!(twins(card).contains(&card));
+        if pairs.count_ones() as usize > MOST_SPLITS {
+            return false;
         }
+        // Each nonempty set of pairs to swap, as a subset of `pairs`.
+        let mut swaps: Cards = pairs;
+        while swaps != 0 {
+            let mut swapped = member;
+            self.rebuild_runs(&mut swapped, |card| {
+                match swaps >> twins(card)[0].index() & 1 {
+                    1 => twins(card)[usize::from(card == twins(card)[0])],
+                    _ => card,
+                }
+            });
+            if !super::dead_end::cannot_win(self, &swapped) {
+                return false;
+            }
+            swaps = (swaps - 1) & pairs;
+        }
+        true
     }
 }

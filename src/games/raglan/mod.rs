@@ -44,7 +44,7 @@ use crate::game::{Ask, Game};
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::raglan::RaglanRules;
-use crate::search::{Plan, Planned};
+use crate::search::{Plan, Planned, Tactic};
 
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
@@ -224,7 +224,7 @@ impl Raglan {
 /// `docs/tuning.md`.
 impl Planned for Raglan {
     const PLAN: Plan = Plan {
-        best_first: true,
+        exhaustive: Tactic::BestFirst,
         narrowings: &[8],
         first_turn_nodes: 1000,
         ..Plan::FULL_WALK
