@@ -70,6 +70,13 @@ const fn masks(pairs: &[[u8; 2]; Card::COUNT]) -> [Cards; Card::COUNT] {
 
 /// Whether no line from `state` gets every card home (see the module).
 pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
+    cannot_win_as(game, state, |card| card)
+}
+
+/// Whether no line wins from `state` with each pile card `card` made
+/// `as_card(card)`: a member of a relaxed position with twins in its runs
+/// swapped (see `relaxed`), tested without building its piles.
+pub(super) fn cannot_win_as(game: &Lanes, state: &State, as_card: impl Fn(Card) -> Card) -> bool {
     // An empty pile takes any card: the argument starts from none.
     if state.tops.contains(&NO_CARD) {
         return false;
@@ -78,10 +85,11 @@ pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
     // pile's top, is cleared with room by the relaxed game's first step:
     // the answer without the work of setting that game up.
     let lone = |p: usize| state.piles[p].cards() == 1;
-    if (0..PILES).any(|p| lone(p) && state.has_place(Card::from_index(state.tops[p] as usize))) {
+    let top = |p: usize| as_card(Card::from_index(state.tops[p] as usize));
+    if (0..PILES).any(|p| lone(p) && state.has_place(top(p))) {
         return false;
     }
-    Relaxed::play(game, state).is_some()
+    Relaxed::play(game, state, as_card).is_some()
 }
 
 /// The most the relaxed game reaches before a pile is empty.
@@ -99,7 +107,7 @@ impl Relaxed {
     /// The relaxed game played to its end, or `None` as soon as some pile
     /// could be the first emptied: a pile that has room keeps it as the
     /// game goes on, since cards only go home and bases only appear.
-    fn play(game: &Lanes, state: &State) -> Option<Relaxed> {
+    fn play(game: &Lanes, state: &State, as_card: impl Fn(Card) -> Card) -> Option<Relaxed> {
         // The piles and, in the last pass, the waste: each a stack, bottom
         // first, of which `len` cards have not left.
         let mut stacks = [[0u8; Card::COUNT]; PILES + 1];
@@ -107,6 +115,7 @@ impl Relaxed {
         let mut piles = [0; PILES];
         for p in 0..PILES {
             pile_cards(&game.start_cards[p], state.piles[p], |card| {
+                let card = as_card(card);
                 stacks[p][len[p]] = card.index() as u8;
                 len[p] += 1;
                 piles[p] |= 1 << card.index();
@@ -319,7 +328,7 @@ mod tests {
                 continue;
             };
             let game = Lanes::new(&board).unwrap();
-            let relaxed = Relaxed::play(&game, &game.initial());
+            let relaxed = Relaxed::play(&game, &game.initial(), |card| card);
             let is_dead = cannot_win(&game, &game.initial());
             roomless += relaxed.is_some_and(|r| (0..PILES).any(|p| r.clears(p))) as u32;
             assert!(

@@ -35,7 +35,7 @@
 //! in every member), and a position is a dead end only when every member
 //! is one ([`Lanes::every_member_dead`]).
 
-use super::dead_end::{Cards, TWINS};
+use super::dead_end::{Cards, TWINS, cannot_win, cannot_win_as};
 use super::{From, Lanes, PILES, SAFE, State, Step};
 use crate::card::{Card, Colour, Suit};
 use crate::games::NO_CARD;
@@ -49,6 +49,12 @@ pub(super) const HOME_AS: u8 = PILES as u8;
 /// The most ranks and colours with both cards in runs that the dead-end
 /// test splits into members (two each): past it, the test proves nothing.
 const MOST_SPLITS: usize = 4;
+
+/// The other card of `card`'s rank and colour.
+fn twin(card: Card) -> Card {
+    let [first, second] = twins(card);
+    if card == first { second } else { first }
+}
 
 /// The two cards of `card`'s rank and colour, in suit order (as a set:
 /// [`TWINS`]).
@@ -97,7 +103,7 @@ impl Lanes {
         if forced {
             return;
         }
-        let twin = twins(card)[usize::from(card == twins(card)[0])];
+        let twin = twin(card);
         if state.goes_home(twin) {
             let to = Some(HOME_AS + twin.suit().index() as u8);
             each(Step { from, to }, twin, false);
@@ -181,11 +187,7 @@ impl Lanes {
         if state.tops.contains(&NO_CARD) || (0..PILES).any(|p| lone(p) && builds(p)) {
             return false;
         }
-        let member = State {
-            relaxed: false,
-            ..*state
-        };
-        if !super::dead_end::cannot_win(self, &member) {
+        if !cannot_win(self, state) {
             return false;
         }
         // The pairs both in runs, each named by its card of suit bit 0.
@@ -203,14 +205,11 @@ impl Lanes {
         // Each nonempty set of pairs to swap, as a subset of `pairs`.
         let mut swaps: Cards = pairs;
         while swaps != 0 {
-            let mut swapped = member;
-            self.rebuild_runs(&mut swapped, |card| {
-                match swaps >> twins(card)[0].index() & 1 {
-                    1 => twins(card)[usize::from(card == twins(card)[0])],
-                    _ => card,
-                }
-            });
-            if !super::dead_end::cannot_win(self, &swapped) {
+            let swapped = |card: Card| match swaps >> twins(card)[0].index() & 1 {
+                1 => twin(card),
+                _ => card,
+            };
+            if !cannot_win_as(self, state, swapped) {
                 return false;
             }
             swaps = (swaps - 1) & pairs;
