@@ -15,15 +15,15 @@
 //!   [`Tactic::Horizon`]); *best-first* search ([`best_first`]); or a
 //!   *beam* ([`beam`]), led by *rollouts* ([`rollout`]); or the walk of
 //!   the game's *relaxation* ([`Tactic::Relaxed`]: a game that allows
-//!   every line of this one and more, see [`crate::game::Game::relaxed`]),
-//!   searched alone. The game's [`Plan`] says which tactics it takes
-//!   turns at.
-//! - The *exhaustive tactic* is the one tactic of a plan that makes every
-//!   move (but those the engine proves needless) and runs until every
-//!   reachable position is searched: best-first where the plan has
-//!   [`Plan::best_first`], else the full walk. It alone of a plan's
-//!   tactics can prove a loss (as can the relaxed walk, searched alone),
-//!   and takes the first turn.
+//!   every line of this one and more, see [`crate::game::Game::relaxed`]).
+//!   The game's [`Plan`] says which tactics it takes turns at.
+//! - The *exhaustive tactic* ([`Plan::exhaustive`]) is the one tactic of
+//!   a plan that makes every move (but those the engine proves needless)
+//!   and runs until every reachable position is searched: the full walk,
+//!   best-first search, or the relaxed walk, whose place the full walk
+//!   takes once it wins the relaxation by a line that is not the game's.
+//!   It alone of a plan's tactics can prove a loss, and takes the first
+//!   turn.
 //! - An *attempt* is one tactic's search of the deal, kept between its
 //!   turns, so that each turn takes up where the last stopped.
 //! - A *task* is a tactic in a thread's schedule: its attempt, its table,
@@ -72,6 +72,10 @@
 //!   moves or positions. Why best-first search may prove a loss with a
 //!   table that forgot positions is in [`best_first`]; why the workers'
 //!   shared search may, in [`workers`].
+//! - The relaxed walk's `lost` is the relaxation's, by the same closure
+//!   over its moves, and the game's argues why a loss there is one of the
+//!   game ([`crate::game::Game::relaxed`]). Its `won` is only a line the
+//!   game plays ([`crate::game::Game::realize`]), replayed like any.
 //! - Of the walks the workers share, one may leave unfinished, and the
 //!   others ending still proves the loss (see [`workers::Workers::leave`]
 //!   for why, and why no more than one).

@@ -1,5 +1,5 @@
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
 use super::best_first::{BestFirst, Frontier, SharedBestFirst};
 use super::memory::MemoryShare;
@@ -556,6 +556,36 @@ fn one_shared_walk_may_leave() {
     );
     let lone = workers(1);
     assert!(lone.walk_ended(Tactic::Full));
+}
+
+/// The full walks that take the relaxed walks' place count among
+/// themselves, each from when it joins: the one that joined and ended
+/// proves the loss alone, where two must both end (or one leave); the
+/// relaxed walks' count is apart.
+#[test]
+fn full_walks_after_the_relaxation_count_from_when_they_join() {
+    let relaxing = || Workers {
+        shared_tactic: Some(Tactic::Relaxed),
+        ..workers(2)
+    };
+    let two = relaxing();
+    assert!(!two.walk_ended(Tactic::Relaxed), "one relaxed walk of two");
+    two.hand_over();
+    assert!(two.relaxation_won.load(Ordering::Relaxed));
+    assert!(
+        two.walk_ended(Tactic::Full),
+        "the one full walk that joined"
+    );
+    let two = relaxing();
+    two.hand_over();
+    two.hand_over();
+    assert!(!two.walk_ended(Tactic::Full));
+    assert_eq!(two.leave(Tactic::Relaxed), Some(false), "the relaxed count");
+    assert_eq!(
+        two.leave(Tactic::Full),
+        Some(true),
+        "the other full walk ended"
+    );
 }
 
 /// Walks on several threads in a table that forgets at once: all but

@@ -5,7 +5,11 @@
 //! walks, and the walks share one table (see [`super::shared`]): a
 //! position one walk expanded the others leave alone, and one another
 //! walk is still inside each leaves for last, so they split the positions
-//! between them. Where it is best-first search, every worker takes part
+//! between them. Where it is the relaxed walk, every worker walks the
+//! relaxation so, and once one wins it by a line that is not the game's,
+//! each in turn hands over to a full walk in the same table (the keys of
+//! the two are apart), counted apart ([`Workers::hand_over`]). Where it
+//! is best-first search, every worker takes part
 //! in one, with one queue and one table ([`Frontier`], which says why its
 //! `lost` is exact); if it outgrows its room, shared walks take its
 //! place, as a walk does on one thread. The other tactics are dealt out

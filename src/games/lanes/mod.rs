@@ -237,12 +237,13 @@ impl Lanes {
     }
 }
 
-/// What the search runs for Lanes: the full walk, a walk narrowed at
-/// level 1 (see `WINDOWS`), walks with horizons of 3 and 5 moves without
-/// a card home, and a beam at level 3 for its first million positions
-/// (`BEAM_NODES`), taking turns with it; a tactic that ends without a win
-/// is dropped, so on a lost deal the full walk is soon alone, on every
-/// thread.
+/// What the search runs for Lanes: the relaxed walk (see [`relaxed`]),
+/// whose place the full walk takes if it wins the relaxation by a line
+/// that is not the game's, a walk narrowed at level 1 (see `WINDOWS`),
+/// walks with horizons of 3 and 5 moves without a card home, and a beam
+/// at level 3 for its first million positions (`BEAM_NODES`), taking
+/// turns with it; a tactic that ends without a win is dropped, so on a
+/// lost deal the exhaustive walk is soon alone, on every thread.
 /// The first turn is small because most deals are won by a narrowed walk's
 /// first few thousand positions. Every tactic of a round has the same
 /// budget: the hard wins come from any of them, a horizon walk's in one
@@ -537,8 +538,8 @@ mod tests {
         within_window,
     };
     use crate::key::TableKey;
-    use crate::reference::{in_pile_order, plain_search_by};
-    use crate::search::{Limits, Tables, Tactic, Verdict, solve_alone};
+    use crate::reference::{Replay, in_pile_order, plain_search_by};
+    use crate::search::{Limits, Tables, Tactic, Verdict, solve_alone, solve_parallel};
 
     /// A late position of deal `n`: each suit home to a rank from 4 to 9,
     /// the cards left in the deal's order four to a pile, the rest the
@@ -604,11 +605,48 @@ mod tests {
         assert_won_within::<Lanes>(&LAYOUT, &LanesRules, &[4257], 8_000_000, 1 << 28);
     }
 
+    /// The relaxed walk as the plan's exhaustive tactic, on two threads: it
+    /// proves deal 374 lost itself; deal 703's relaxation is won by a line
+    /// that swaps run cards, and the full walks that take its place on
+    /// both threads prove the deal lost; deal 5's relaxed walk wins the
+    /// deal by a line of the game's, which replays.
+    #[test]
+    fn the_full_walk_takes_the_relaxed_walks_place_on_every_thread() {
+        let limits = Limits {
+            memory: 1 << 28,
+            ..Limits::default()
+        };
+        for (n, verdict, by) in [
+            (374, Verdict::Lost, Tactic::Relaxed),
+            (703, Verdict::Lost, Tactic::Full),
+            (5, Verdict::Won, Tactic::Relaxed),
+        ] {
+            let board = crate::deal::deal(&LAYOUT, n);
+            let game = Lanes::new(&board).unwrap();
+            let alone = solve_alone(&game, &limits, &mut Tables::new(1 << 26), Tactic::Relaxed);
+            let relaxed = match by {
+                Tactic::Full => Verdict::Unknown,
+                _ => verdict,
+            };
+            assert_eq!(alone.verdict, relaxed, "deal {n} alone");
+            let report = solve_parallel(&game, &limits, 2, None);
+            assert_eq!(report.verdict, verdict, "deal {n}");
+            match verdict {
+                Verdict::Won => {
+                    for moves in [&alone.moves, &report.moves] {
+                        let replay = crate::reference::replay(&LanesRules, &board, moves);
+                        assert_eq!(replay, crate::reference::Replay::Won, "deal {n}");
+                    }
+                }
+                _ => assert_eq!(report.decided_by, Some(by), "deal {n}"),
+            }
+        }
+    }
+
     /// Late positions of numbered deals with runs built by a few moves of
     /// play: wherever the relaxed search proves a loss, the plain search
     /// with the reference rules finds no win (a relaxation that lost a
-    /// line of the game, or the game's dead-end test read on placeholders
-    /// as if they were cards, fails here), and it proves most of the
+    /// line of the game fails here), and it proves most of the
     /// losses the plain search finds, many with both cards of a rank and
     /// colour in runs. Where the relaxation's dead-end test fires on such
     /// a position, every member (each pair either way round) is lost to
@@ -622,6 +660,7 @@ mod tests {
         };
         let mut picks = Picks::new(36);
         let (mut won, mut lost, mut proven, mut split, mut members) = (0, 0, 0, 0, 0);
+        let mut realized = 0;
         for n in 1..=1500 {
             let board = with_waste(late_position(n), &mut picks);
             let game = Lanes::new(&board).unwrap();
@@ -653,6 +692,11 @@ mod tests {
                 "a win the relaxation lost:\n{}",
                 position.to_text()
             );
+            if report.verdict == Verdict::Won {
+                let replay = crate::reference::replay(&LanesRules, &position, &report.moves);
+                assert_eq!(replay, Replay::Won, "{}", position.to_text());
+                realized += 1;
+            }
             let both = |card: Card| {
                 let pair = dead_end::TWINS[card.index()];
                 runs & pair == pair
@@ -694,6 +738,109 @@ mod tests {
             "{split} proven with both cards of a rank and colour in runs"
         );
         assert!(members >= 200, "{members} members of dead ends decided");
+        assert!(realized >= 100, "{realized} wins of the game's found");
+    }
+
+    /// Every move of the game onto a pile, from a position the relaxed
+    /// walk holds, is a move of the relaxation there too (but where the
+    /// relaxation takes a safe move home alone): two piles whose tops have
+    /// the same rank and colour each take the card that builds on them.
+    #[test]
+    fn the_relaxation_builds_wherever_the_game_does() {
+        let mut picks = Picks::new(11);
+        let (mut checked, mut twin_tops) = (0, 0);
+        for n in 1..=600 {
+            let board = with_waste(late_position(n), &mut picks);
+            let game = Lanes::new(&board).unwrap();
+            let mut state = game.relax(&game.initial());
+            for _ in 0..30 {
+                let relaxed = full_moves(&game, &state);
+                let member = State {
+                    relaxed: false,
+                    ..state
+                };
+                let is_home = |step: &Step| step.to.is_none_or(|to| to >= relaxed::HOME_AS);
+                if relaxed.is_empty() || relaxed.len() == 1 && is_home(&relaxed[0]) {
+                    break;
+                }
+                for step in full_moves(&game, &member).iter().filter(|s| !is_home(s)) {
+                    assert!(
+                        relaxed.contains(step),
+                        "{step:?}:\n{}",
+                        game.to_board(&state).to_text()
+                    );
+                    checked += 1;
+                }
+                let tops = (state.tops).map(|top| {
+                    (top != NO_CARD).then(|| relaxed::twins(Card::from_index(top.into())))
+                });
+                twin_tops += (0..PILES)
+                    .any(|p| tops[p].is_some() && tops[p + 1..].contains(&tops[p]))
+                    as u32;
+                state = game.play(&state, relaxed[picks.early(relaxed.len(), 2)]);
+            }
+        }
+        assert!(
+            checked >= 5000 && twin_tops >= 100,
+            "{checked} moves, {twin_tops} twin tops"
+        );
+    }
+
+    /// A run card going home as its twin in the relaxation swaps the two
+    /// in the runs first: after it, the twin is home, the card lies where
+    /// the twin lay (the run cards are those of a member), and every pile
+    /// is, but for suits, what the card's own move home would leave. Such
+    /// a move is no line of the game's.
+    #[test]
+    fn a_move_home_as_the_twin_swaps_the_two() {
+        let mut picks = Picks::new(7);
+        let mut swaps = 0;
+        for n in 1..=1500 {
+            let board = with_waste(late_position(n), &mut picks);
+            let game = Lanes::new(&board).unwrap();
+            let mut state = game.relax(&game.initial());
+            for _ in 0..40 {
+                let moves = full_moves(&game, &state);
+                let swap = |step: &&Step| step.to.is_some_and(|to| to >= relaxed::HOME_AS);
+                let Some(&step) = moves.iter().find(swap) else {
+                    if moves.is_empty() {
+                        break;
+                    }
+                    state = game.play(&state, moves[picks.early(moves.len(), 2)]);
+                    continue;
+                };
+                let From::Pile(p) = step.from else {
+                    panic!("only a run card goes home as its twin")
+                };
+                let card = game.card_at(&state, step.from);
+                let suit = Suit::from_index(usize::from(step.to.unwrap() - relaxed::HOME_AS));
+                let twin = Card::new(card.rank(), suit);
+                assert_ne!(twin, card);
+                let after = game.play(&state, step);
+                assert_eq!(after.home[suit.index()], state.home[suit.index()] + 1);
+                let runs = game.run_cards(&state) & !(1 << twin.index());
+                assert_eq!(game.run_cards(&after), runs);
+                let cards: Vec<Card> = (0..PILES).flat_map(|q| game.pile_vec(&after, q)).collect();
+                assert!(cards.contains(&card) && !cards.contains(&twin));
+                let (popped, _) = alternating::popped(
+                    &game.start_cards[p as usize],
+                    state.piles[p as usize],
+                    card,
+                );
+                for q in 0..PILES {
+                    let before = if q == p as usize {
+                        popped
+                    } else {
+                        state.piles[q]
+                    };
+                    assert_eq!(after.piles[q].unsuited(), before.unsuited());
+                }
+                assert_eq!(game.realize(&[step]), None);
+                swaps += 1;
+                break;
+            }
+        }
+        assert!(swaps >= 50, "{swaps} moves home as the twin");
     }
 
     /// Late positions of numbered deals: the engine's verdict, with all
