@@ -103,12 +103,12 @@ pub trait Game: Sized + Sync {
         None
     }
 
-    /// The game's line from the deal that plays `line`, a winning line of
-    /// the relaxation from the deal's position there, if the game has one
-    /// (where `line` binds no card as the game's cards lie, it has none).
-    /// None by default.
-    fn realize(&self, _line: &[Self::Move]) -> Option<Vec<Self::Move>> {
-        None
+    /// Whether `line`, a winning line of the relaxation from the deal's
+    /// position there, is a line of the game: each move the game's from
+    /// the position before, so that the positions on it, and its notation,
+    /// are the game's. False by default.
+    fn is_game_line(&self, _line: &[Self::Move]) -> bool {
+        false
     }
 
     /// The move in RULES.md notation, played from `state`. One engine move

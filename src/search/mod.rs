@@ -75,7 +75,7 @@
 //! - The relaxed walk's `lost` is the relaxation's, by the same closure
 //!   over its moves, and the game's argues why a loss there is one of the
 //!   game ([`crate::game::Game::relaxed`]). Its `won` is only a line the
-//!   game plays ([`crate::game::Game::realize`]), replayed like any.
+//!   game plays ([`crate::game::Game::is_game_line`]), replayed like any.
 //! - Of the walks the workers share, one may leave unfinished, and the
 //!   others ending still proves the loss (see [`workers::Workers::leave`]
 //!   for why, and why no more than one).

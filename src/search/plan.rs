@@ -125,7 +125,7 @@ pub enum Tactic {
     /// Depth-first with every move of the game's relaxation (see
     /// [`Game::relaxed`]), from the deal's position there: it proves the
     /// loss, or wins the deal where the relaxation's win is a line of the
-    /// game ([`Game::realize`]); a win that is not leaves it unable to do
+    /// game ([`Game::is_game_line`]); a win that is not leaves it unable to do
     /// either, and it ends. Where it is the plan's exhaustive tactic, the
     /// full walk then takes its place; searched alone, the search stops.
     Relaxed,

@@ -135,7 +135,7 @@ pub(super) struct Walk<G: Game> {
     /// Stop with [`End::Crowded`] once the (shared) table is crowded.
     pub(super) leave_when_crowded: bool,
     /// Whether it walks the game's relaxation: a win there is the game's
-    /// only if [`Game::realize`] finds the game's line, and else ends the
+    /// only if [`Game::is_game_line`] says its line is, and else ends the
     /// walk with [`End::RelaxationWon`].
     relaxed: bool,
 }
@@ -250,15 +250,11 @@ impl<G: Game> Walk<G> {
             frame.next += 1;
             let again = frame.again;
             if search.game.is_won(&child) {
-                let line = match self.relaxed {
-                    true => self.realized(search.game),
-                    false => Some(self.solution(search.game)),
-                };
-                let Some(line) = line else {
+                if self.relaxed && !search.game.is_game_line(&self.path_moves()) {
                     return End::RelaxationWon;
-                };
+                }
                 search.best = search.game.cards_home(&child);
-                return End::Won(line);
+                return End::Won(self.solution(search.game));
             }
             // Past the horizon the child is not entered, nor put in the
             // table: a shorter line may still reach it.
@@ -356,19 +352,12 @@ impl<G: Game> Walk<G> {
         self.path.contains(&key)
     }
 
-    /// The game's line that plays the relaxation's win the path ends in, if
-    /// it has one (see [`Game::realize`]).
-    fn realized(&self, game: &G) -> Option<Vec<notation::Move>> {
-        let steps: Vec<G::Move> = (self.stack.iter())
+    /// The moves from the start to the position the path ends in: the
+    /// move last tried in each frame.
+    fn path_moves(&self) -> Vec<G::Move> {
+        (self.stack.iter())
             .map(|frame| self.moves[frame.next as usize - 1])
-            .collect();
-        let mut state = game.initial();
-        let mut out = Vec::new();
-        for mv in game.realize(&steps)? {
-            game.notation(&state, mv, &mut out);
-            state = game.play(&state, mv);
-        }
-        Some(out)
+            .collect()
     }
 
     /// Bytes the path takes: what its vectors hold, room to grow included.

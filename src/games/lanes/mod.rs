@@ -351,8 +351,8 @@ impl Game for Lanes {
     }
 
     /// See [`relaxed`].
-    fn realize(&self, line: &[Step]) -> Option<Vec<Step>> {
-        self.realized(line)
+    fn is_game_line(&self, line: &[Step]) -> bool {
+        !line.iter().any(relaxed::swaps)
     }
 
     fn cards_home(&self, state: &State) -> u32 {
@@ -486,7 +486,7 @@ impl Game for Lanes {
         }
         match step.to {
             None => next.home[card.suit().index()] += 1,
-            Some(to) if to >= relaxed::HOME_AS => self.home_as(&mut next, card, to),
+            Some(to) if to >= relaxed::HOME_AS => self.home_as_twin(&mut next, card),
             Some(to) => {
                 let to = to as usize;
                 next.piles[to] = next.piles[to].push(card);
@@ -835,7 +835,7 @@ mod tests {
                     };
                     assert_eq!(after.piles[q].unsuited(), before.unsuited());
                 }
-                assert_eq!(game.realize(&[step]), None);
+                assert!(!game.is_game_line(&[step]));
                 swaps += 1;
                 break;
             }

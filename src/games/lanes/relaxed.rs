@@ -28,7 +28,7 @@
 //! line reached, and its key forgets the run cards' suits: a move home of
 //! a run card as its twin swaps the two in the runs first, so that the
 //! position is still a member. A line that wins with no such swap is the
-//! game's own ([`Lanes::realized`]); one that swaps proves nothing.
+//! game's own ([`swaps`]); one that swaps proves nothing.
 //!
 //! The pruning keeps its arguments: a safe move home is one of a run card
 //! only when its rank and colour has one run card (the card is that card
@@ -49,6 +49,13 @@ pub(super) const HOME_AS: u8 = PILES as u8;
 /// The most ranks and colours with both cards in runs that the dead-end
 /// test splits into members (two each): past it, the test proves nothing.
 const MOST_SPLITS: usize = 4;
+
+/// Whether `step` is a move home of a run card as its twin: a line with
+/// none is the game's own, each position on it a member that the game's
+/// moves reach.
+pub(super) fn swaps(step: &Step) -> bool {
+    step.to.is_some_and(|to| to >= HOME_AS)
+}
 
 /// The other card of `card`'s rank and colour.
 fn twin(card: Card) -> Card {
@@ -131,14 +138,6 @@ impl Lanes {
         chosen
     }
 
-    /// The game's line that plays `line`, a winning line of the relaxation
-    /// from the deal, if it swaps no run cards: it is then the game's own,
-    /// each position on it a member that the game's moves reach.
-    pub(super) fn realized(&self, line: &[Step]) -> Option<Vec<Step>> {
-        let swaps = |step: &Step| step.to.is_some_and(|to| to >= HOME_AS);
-        (!line.iter().any(swaps)).then(|| line.to_vec())
-    }
-
     /// The relaxed position standing for `state`, which is its member.
     pub(super) fn relax(&self, state: &State) -> State {
         State {
@@ -148,11 +147,10 @@ impl Lanes {
     }
 
     /// Plays into `next` the relaxation's move home of `card` (a run card)
-    /// as its twin, the other run card of its rank and colour, to which
-    /// `to` gives the suit: the two swap places in the runs first, so that
-    /// `next` is still a member.
-    pub(super) fn home_as(&self, next: &mut State, card: Card, to: u8) {
-        let twin = Card::new(card.rank(), Suit::from_index(usize::from(to - HOME_AS)));
+    /// as its twin, the other run card of its rank and colour: the two swap
+    /// places in the runs first, so that `next` is still a member.
+    pub(super) fn home_as_twin(&self, next: &mut State, card: Card) {
+        let twin = twin(card);
         next.home[twin.suit().index()] += 1;
         self.rebuild_runs(next, |c| if c == twin { card } else { c });
     }
