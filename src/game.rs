@@ -111,6 +111,16 @@ pub trait Game: Sized + Sync {
         false
     }
 
+    /// The deal's position in a finer relaxation, after `line` won the
+    /// relaxation from `root` (the deal's position there) by moves that
+    /// are not the game's: one that no longer allows what the line needed,
+    /// and still allows every line of the game. None when there is none
+    /// (the default), or refining is not worth it: the full walk then
+    /// takes the relaxed walk's place.
+    fn refined(&self, _root: &Self::State, _line: &[Self::Move]) -> Option<Self::State> {
+        None
+    }
+
     /// The move in RULES.md notation, played from `state`. One engine move
     /// may be several notation moves (a stock skipped through is a series
     /// of draws).

@@ -76,7 +76,9 @@ enum Command {
         /// at the game's tactics: `best-first`, `full` (depth-first with
         /// every move), `relaxed` (depth-first with every move of a game
         /// that allows every line of this one and more, with fewer
-        /// positions: it proves a loss or says `unknown`; Lanes only),
+        /// positions, made finer each time it is won by a line this game
+        /// cannot play: it proves a loss, wins by a line of this game, or
+        /// says `unknown`; Lanes only),
         /// `narrowed-N` (depth-first, leaving out moves the
         /// engine judges seldom needed, at level N: any in Raglan, where N
         /// counts moves; 1 to 3 in Lanes, Rows of Four and Alexandria),

@@ -28,7 +28,8 @@ pub(super) enum End<M> {
     /// The attempt filled the memory it may take besides its table.
     OutOfRoom,
     /// The relaxed walk won the relaxation by a line that is not the
-    /// game's: it can prove nothing, as the relaxation is won.
+    /// game's (or another worker's walk did): it can prove nothing, as the
+    /// relaxation is won.
     RelaxationWon,
     /// A shared walk that may leave unfinished met a crowded table (see
     /// [`Workers::leave`](super::workers::Workers::leave)).

@@ -119,8 +119,9 @@ pub enum Stop {
     /// ([`solve_alone`](super::solve_alone)) ended without a win, which
     /// proves nothing.
     Narrowed,
-    /// The relaxed walk searched alone won the relaxation, which proves
-    /// nothing (see [`Tactic::Relaxed`](super::Tactic::Relaxed)).
+    /// The relaxed walk searched alone won the relaxation and has no
+    /// refinement of it to walk: it proves nothing (see
+    /// [`Tactic::Relaxed`](super::Tactic::Relaxed)).
     Relaxed,
 }
 

@@ -20,8 +20,11 @@
 //! - The *exhaustive tactic* ([`Plan::exhaustive`]) is the one tactic of
 //!   a plan that makes every move (but those the engine proves needless)
 //!   and runs until every reachable position is searched: the full walk,
-//!   best-first search, or the relaxed walk, whose place the full walk
-//!   takes once it wins the relaxation by a line that is not the game's.
+//!   best-first search, or the relaxed walk. Once the relaxed walk wins
+//!   the relaxation by a line that is not the game's, it walks a
+//!   *refinement* of it, a finer relaxation that no longer allows what the
+//!   line needed ([`crate::game::Game::refined`]), from the start; where
+//!   there is none, the full walk takes its place.
 //!   It alone of a plan's tactics can prove a loss, and takes the first
 //!   turn.
 //! - An *attempt* is one tactic's search of the deal, kept between its

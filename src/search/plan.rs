@@ -10,8 +10,9 @@ use crate::game::Game;
 pub struct Plan {
     /// The exhaustive tactic (see the terms in [`super`]): the full walk;
     /// best-first search, led by [`Game::score`]; or the walk of the
-    /// game's relaxation ([`Tactic::Relaxed`]), whose place the full walk
-    /// takes once it wins the relaxation by a line that is not the game's.
+    /// game's relaxation ([`Tactic::Relaxed`]), refined each time it wins
+    /// the relaxation by a line that is not the game's, until the full
+    /// walk takes its place.
     pub exhaustive: Tactic,
     /// The levels of narrowing of the walks that take turns with it,
     /// narrowest first (see [`crate::game::Ask`]).
@@ -125,9 +126,11 @@ pub enum Tactic {
     /// Depth-first with every move of the game's relaxation (see
     /// [`Game::relaxed`]), from the deal's position there: it proves the
     /// loss, or wins the deal where the relaxation's win is a line of the
-    /// game ([`Game::is_game_line`]); a win that is not leaves it unable to do
-    /// either, and it ends. Where it is the plan's exhaustive tactic, the
-    /// full walk then takes its place; searched alone, the search stops.
+    /// game ([`Game::is_game_line`]); after a win that is not, it walks the
+    /// game's refinement of the relaxation from the start
+    /// ([`Game::refined`]). Where there is none, it can do neither, and
+    /// ends: in the plan the full walk then takes its place; searched
+    /// alone, the search stops.
     Relaxed,
 }
 

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::memory::{MemoryShare, share_tables};
 use super::task::Task;
-use super::workers::Workers;
+use super::workers::{Joined, Workers};
 use super::{ALONE, End, Limits, Plan, Report, Search, Stop, Table, Tables, Tactic, Verdict};
 use crate::game::Game;
 use crate::notation;
@@ -219,11 +219,13 @@ struct Scheduler<'a, G: Game> {
     last: Option<Tactic>,
     /// The tactics that ended this round, to leave the schedule after it.
     ended: Vec<Tactic>,
-    /// Whether the relaxed walk ended by winning the relaxation.
+    /// Whether the relaxed walk ended by winning the relaxation, with no
+    /// finer one to walk.
     relaxation_won: bool,
     /// Whether the schedule is one tactic searched alone ([`ALONE`]): a
-    /// relaxed walk that wins the relaxation then stops the search, where
-    /// in a plan the full walk takes its place.
+    /// relaxed walk that wins the relaxation, with no finer one to walk,
+    /// then stops the search, where in a plan the full walk takes its
+    /// place.
     alone: bool,
 }
 
@@ -407,22 +409,47 @@ impl<'a, G: Game> Scheduler<'a, G> {
         let workers = self.workers;
         let task = &mut tasks[at];
         let tactic = task.tactic;
+        let may_leave = self.worker != Some(0);
+        // A shared relaxed walk of a refinement another worker's walk won
+        // proves nothing: it walks what the workers walk now.
+        let outdated = workers.is_some_and(|workers| task.shared && task.outdated(workers));
+        let end = match end {
+            End::Lost | End::Crowded | End::OutOfRoom if outdated => End::RelaxationWon,
+            end => end,
+        };
         let leaving = match end {
-            End::RelaxationWon if self.alone => {
-                self.relaxation_won = true;
-                vec![tactic]
-            }
-            // The plan's exhaustive tactic can no longer prove the loss:
-            // the full walk takes its place.
+            // The relaxed walk can no longer prove the loss: it walks a
+            // finer relaxation, or the full walk takes its place (searched
+            // alone, it stops).
             End::RelaxationWon => {
-                *task = match workers.filter(|_| task.shared) {
-                    Some(workers) => {
-                        workers.hand_over();
-                        Task::sharing(Tactic::Full, self.worker != Some(0))
-                    }
-                    None => Task::new(Tactic::Full, task.table),
+                let refined = match outdated {
+                    true => None,
+                    false => task.next_refinement(self.search.game),
                 };
-                return None;
+                let next = match workers.filter(|_| task.shared) {
+                    Some(workers) => match workers.refine(task.generation, refined) {
+                        Joined::Relaxed(root, generation) => {
+                            Some(Task::sharing_refined(Some(root), generation, may_leave))
+                        }
+                        Joined::Full => {
+                            (!self.alone).then(|| Task::sharing(Tactic::Full, may_leave))
+                        }
+                    },
+                    None => match refined {
+                        Some(root) => Some(Task::refined(root, task.table)),
+                        None => (!self.alone).then(|| Task::new(Tactic::Full, task.table)),
+                    },
+                };
+                match next {
+                    Some(next) => {
+                        *task = next;
+                        return None;
+                    }
+                    None => {
+                        self.relaxation_won = true;
+                        vec![tactic]
+                    }
+                }
             }
             End::Won(moves) => return Some((Verdict::Won, None, moves)),
             End::Stopped(stop) => return Some((Verdict::Unknown, Some(stop), Vec::new())),
@@ -441,7 +468,7 @@ impl<'a, G: Game> Scheduler<'a, G> {
                 Tactic::Full | Tactic::Relaxed if task.shared => {
                     if workers
                         .expect("a shared walk has workers")
-                        .walk_ended(tactic)
+                        .walk_ended(tactic, task.generation)
                     {
                         return Some((Verdict::Lost, None, Vec::new()));
                     }
@@ -452,15 +479,17 @@ impl<'a, G: Game> Scheduler<'a, G> {
                 }
                 other @ (Tactic::Horizon(_) | Tactic::Beam(_)) => vec![other],
             },
-            End::Crowded => match workers.expect("a shared walk has workers").leave(tactic) {
-                Some(true) => return Some((Verdict::Lost, None, Vec::new())),
-                Some(false) => vec![tactic],
-                // Another walk left first: this one stays to the end.
-                None => {
-                    task.may_leave = false;
-                    return None;
+            End::Crowded => {
+                match (workers.expect("a shared walk has workers")).leave(tactic, task.generation) {
+                    Some(true) => return Some((Verdict::Lost, None, Vec::new())),
+                    Some(false) => vec![tactic],
+                    // Another walk left first: this one stays to the end.
+                    None => {
+                        task.may_leave = false;
+                        return None;
+                    }
                 }
-            },
+            }
             End::OutOfRoom => match tactic {
                 // The workers' best-first search stops on every thread,
                 // and walks sharing its table take its place.
@@ -482,7 +511,8 @@ impl<'a, G: Game> Scheduler<'a, G> {
                     // Whether or not it may leave unfinished, this walk
                     // ends for want of room: if no other proves the loss,
                     // that is why the search stops.
-                    if let Some(true) = workers.expect("a shared walk has workers").leave(tactic) {
+                    let workers = workers.expect("a shared walk has workers");
+                    if let Some(true) = workers.leave(tactic, task.generation) {
                         return Some((Verdict::Lost, None, Vec::new()));
                     }
                     self.exhaustive_out_of_room = true;

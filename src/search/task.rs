@@ -1,8 +1,6 @@
 //! A task: one tactic in a thread's schedule, with its attempt, kept
 //! between its turns, and its table (see the terms in [`super`]).
 
-use std::sync::atomic::Ordering;
-
 use super::beam::Beam;
 use super::best_first::{BestFirst, SharedBestFirst};
 use super::shared::SharedView;
@@ -38,6 +36,11 @@ pub(super) struct Task<G: Game> {
     /// Whether, shared, it stops to ask to leave unfinished once the table
     /// is crowded (see [`Workers::leave`]).
     pub(super) may_leave: bool,
+    /// For a relaxed walk, the deal's position in the refinement of the
+    /// relaxation it walks (see [`Game::refined`]); none for the first.
+    refinement: Option<G::State>,
+    /// Which refinement that is, counted from 0 (see [`Workers::refine`]).
+    pub(super) generation: u32,
 }
 
 impl<G: Game> Task<G> {
@@ -49,7 +52,48 @@ impl<G: Game> Task<G> {
             table,
             shared: false,
             may_leave: false,
+            refinement: None,
+            generation: 0,
         }
+    }
+
+    /// The relaxed walk of the refinement whose deal is `root`, with its
+    /// own `table`.
+    pub(super) fn refined(root: G::State, table: usize) -> Task<G> {
+        Task {
+            refinement: Some(root),
+            ..Task::new(Tactic::Relaxed, table)
+        }
+    }
+
+    /// This thread's part in the workers' relaxed walk of refinement
+    /// `generation`, whose deal is `root` (none for the first).
+    pub(super) fn sharing_refined(
+        root: Option<G::State>,
+        generation: u32,
+        may_leave: bool,
+    ) -> Task<G> {
+        Task {
+            refinement: root,
+            generation,
+            ..Task::sharing(Tactic::Relaxed, may_leave)
+        }
+    }
+
+    /// The deal's position in the next refinement of the relaxation, once
+    /// this task's relaxed walk won the relaxation by a line that is not
+    /// the game's (see [`Game::refined`]).
+    pub(super) fn next_refinement(&self, game: &G) -> Option<G::State> {
+        match &self.attempt {
+            Some(Attempt::Walk(walk)) => walk.refined(game),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a shared relaxed walk of a refinement the workers
+    /// have left behind: it can prove nothing.
+    pub(super) fn outdated(&self, workers: &Workers<G>) -> bool {
+        self.tactic == Tactic::Relaxed && workers.generation() != self.generation
     }
 
     /// This thread's part in the exhaustive tactic the workers share.
@@ -72,9 +116,9 @@ impl<G: Game> Task<G> {
         budget: u64,
         room: usize,
     ) -> End<notation::Move> {
-        // Another worker won the relaxation: this relaxed walk can prove
+        // Another worker won this relaxation: this relaxed walk can prove
         // nothing either.
-        if self.tactic == Tactic::Relaxed && workers.relaxation_won.load(Ordering::Relaxed) {
+        if self.outdated(workers) {
             return End::RelaxationWon;
         }
         let walk_room = room.min(search.plan.max_path_bytes);
@@ -82,7 +126,7 @@ impl<G: Game> Task<G> {
         let attempt = self.attempt.get_or_insert_with(|| match self.tactic {
             Tactic::BestFirst => Attempt::SharedBestFirst(SharedBestFirst::new(worker, room)),
             tactic => {
-                let root = root(search.game, tactic);
+                let root = self.refinement.unwrap_or_else(|| root(search.game, tactic));
                 let key = search.game.key(&root);
                 view.visit(key, key.table_hash());
                 let walk = Walk::sharing(root, key, walk_room);
@@ -132,7 +176,7 @@ impl<G: Game> Task<G> {
     ) -> End<notation::Move> {
         let walk_room = room.min(search.plan.max_path_bytes);
         let attempt = self.attempt.get_or_insert_with(|| {
-            let root = root(search.game, self.tactic);
+            let root = (self.refinement).unwrap_or_else(|| root(search.game, self.tactic));
             let key = search.game.key(&root);
             table.clear();
             table.set_exact(matches!(

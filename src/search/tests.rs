@@ -1,15 +1,16 @@
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
 use super::best_first::{BestFirst, Frontier, SharedBestFirst};
 use super::memory::MemoryShare;
 use super::rounds::PARALLEL_BEAM_FROM;
 use super::shared::{self, SharedTable, SharedView};
-use super::workers::{WalkEnds, Workers};
+use super::workers::{Joined, Workers};
 use super::*;
 use crate::board::{Board, BoardError};
 use crate::game::{Ask, Game};
 use crate::notation;
+
+mod relaxation;
 
 /// A track of positions `0..=last`, won at `goal` if there is one. On
 /// a line it steps either way; on a ring only forward, from `last` back
@@ -470,19 +471,8 @@ fn the_node_limit_counts_every_thread() {
 /// The workers of `walks` shared walks of the test game, their table
 /// capped at 64 KiB.
 fn workers(walks: usize) -> Workers<Track> {
-    Workers {
-        threads: walks,
-        shared_tactic: Some(Tactic::Full),
-        shared_walks: walks,
-        table: SharedTable::new(1 << 16),
-        frontier: None,
-        walk_ends: WalkEnds::of(walks),
-        relaxation_won: AtomicBool::new(false),
-        full_walk_ends: WalkEnds::of(0),
-        started: AtomicUsize::new(0),
-        halt: AtomicBool::new(false),
-        narrowed_ended: AtomicU32::new(0),
-    }
+    let table = SharedTable::new(1 << 16);
+    Workers::new(walks, Some(Tactic::Full), walks, table, None)
 }
 
 /// A thread's own tables and the workers' table never hold more than its
@@ -535,54 +525,77 @@ fn a_thread_gives_the_workers_the_share_of_its_tables_that_end() {
 #[test]
 fn one_shared_walk_may_leave() {
     let three = workers(3);
-    assert_eq!(three.leave(Tactic::Full), Some(false));
-    assert_eq!(three.leave(Tactic::Full), None, "a second walk stays");
-    assert!(!three.walk_ended(Tactic::Full));
-    assert!(three.walk_ended(Tactic::Full));
+    assert_eq!(three.leave(Tactic::Full, 0), Some(false));
+    assert_eq!(three.leave(Tactic::Full, 0), None, "a second walk stays");
+    assert!(!three.walk_ended(Tactic::Full, 0));
+    assert!(three.walk_ended(Tactic::Full, 0));
 
     let two = workers(2);
-    assert!(!two.walk_ended(Tactic::Full));
+    assert!(!two.walk_ended(Tactic::Full, 0));
     assert_eq!(
-        two.leave(Tactic::Full),
+        two.leave(Tactic::Full, 0),
         Some(true),
         "the other walk had ended"
     );
 
     let lone = workers(1);
     assert_eq!(
-        lone.leave(Tactic::Full),
+        lone.leave(Tactic::Full, 0),
         Some(false),
         "no walk ended: not lost"
     );
     let lone = workers(1);
-    assert!(lone.walk_ended(Tactic::Full));
+    assert!(lone.walk_ended(Tactic::Full, 0));
 }
 
-/// The full walks that take the relaxed walks' place count among
-/// themselves, each from when it joins: the one that joined and ended
-/// proves the loss alone, where two must both end (or one leave); the
-/// relaxed walks' count is apart.
+/// The relaxed walks of a refinement, and the full walks that take the
+/// relaxed walks' place, count among themselves, each from when it joins:
+/// the one that joined and ended proves the loss alone, where two must
+/// both end (or one leave); a walk of a refinement left behind counts for
+/// nothing, and joins the workers' walk of now.
 #[test]
-fn full_walks_after_the_relaxation_count_from_when_they_join() {
-    let relaxing = || Workers {
-        shared_tactic: Some(Tactic::Relaxed),
-        ..workers(2)
+fn walks_after_the_relaxation_is_won_count_from_when_they_join() {
+    let relaxing = || {
+        let table = SharedTable::new(1 << 16);
+        Workers::<Track>::new(2, Some(Tactic::Relaxed), 2, table, None)
     };
     let two = relaxing();
-    assert!(!two.walk_ended(Tactic::Relaxed), "one relaxed walk of two");
-    two.hand_over();
-    assert!(two.relaxation_won.load(Ordering::Relaxed));
     assert!(
-        two.walk_ended(Tactic::Full),
+        !two.walk_ended(Tactic::Relaxed, 0),
+        "one relaxed walk of two"
+    );
+    assert!(matches!(two.refine(0, Some(7)), Joined::Relaxed(7, 1)));
+    assert_eq!(two.generation(), 1);
+    assert!(!two.walk_ended(Tactic::Relaxed, 0), "left behind");
+    assert!(two.walk_ended(Tactic::Relaxed, 1), "the one that joined");
+
+    let two = relaxing();
+    assert!(matches!(two.refine(0, Some(7)), Joined::Relaxed(7, 1)));
+    assert!(
+        matches!(two.refine(0, Some(8)), Joined::Relaxed(7, 1)),
+        "refined by the other walk first"
+    );
+    assert!(
+        !two.walk_ended(Tactic::Relaxed, 1),
+        "one of the two that joined"
+    );
+    assert!(matches!(two.refine(1, None), Joined::Full));
+    assert_eq!(two.generation(), 2);
+    assert!(
+        two.walk_ended(Tactic::Full, 0),
         "the one full walk that joined"
     );
+
     let two = relaxing();
-    two.hand_over();
-    two.hand_over();
-    assert!(!two.walk_ended(Tactic::Full));
-    assert_eq!(two.leave(Tactic::Relaxed), Some(false), "the relaxed count");
+    assert!(matches!(two.refine(0, None), Joined::Full));
+    assert!(
+        matches!(two.refine(0, Some(7)), Joined::Full),
+        "no way back"
+    );
+    assert!(!two.walk_ended(Tactic::Full, 0));
+    assert_eq!(two.leave(Tactic::Relaxed, 0), Some(false), "left behind");
     assert_eq!(
-        two.leave(Tactic::Full),
+        two.leave(Tactic::Full, 0),
         Some(true),
         "the other full walk ended"
     );

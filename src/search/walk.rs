@@ -352,6 +352,13 @@ impl<G: Game> Walk<G> {
         self.path.contains(&key)
     }
 
+    /// The deal's position in a finer relaxation, once this relaxed walk
+    /// ended in [`End::RelaxationWon`]: see [`Game::refined`].
+    pub(super) fn refined(&self, game: &G) -> Option<G::State> {
+        let root = &self.stack.first()?.state;
+        game.refined(root, &self.path_moves())
+    }
+
     /// The moves from the start to the position the path ends in: the
     /// move last tried in each frame.
     fn path_moves(&self) -> Vec<G::Move> {

@@ -7,8 +7,9 @@
 //! walk is still inside each leaves for last, so they split the positions
 //! between them. Where it is the relaxed walk, every worker walks the
 //! relaxation so, and once one wins it by a line that is not the game's,
-//! each in turn hands over to a full walk in the same table (the keys of
-//! the two are apart), counted apart ([`Workers::hand_over`]). Where it
+//! each in turn walks the next refinement, or where there is none the
+//! full walk, in the same table (the keys of each are apart from those
+//! before), counted apart ([`Workers::refine`]). Where it
 //! is best-first search, every worker takes part
 //! in one, with one queue and one table ([`Frontier`], which says why its
 //! `lost` is exact); if it outgrows its room, shared walks take its
@@ -70,15 +71,15 @@ pub(super) struct Workers<G: Game> {
     pub(super) table: SharedTable<G::Key>,
     /// The queue of the best-first search the workers share.
     pub(super) frontier: Option<Frontier<G>>,
-    /// Shared walks on it that ended, or left: the exhaustive tactic's,
-    /// or the full walks that took a best-first search's place.
-    pub(super) walk_ends: Mutex<WalkEnds>,
-    /// Set when a worker's relaxed walk won the relaxation by a line that
-    /// is not the game's: the others' relaxed walks then end too.
-    pub(super) relaxation_won: AtomicBool,
-    /// The full walks that took the relaxed walks' place, which count
-    /// among them only those that joined (see [`Workers::hand_over`]).
-    pub(super) full_walk_ends: Mutex<WalkEnds>,
+    /// Shared full walks on it that ended, or left: the exhaustive
+    /// tactic's, or those that took a best-first search's place or the
+    /// relaxed walks' (which count among them only those that joined: see
+    /// [`Workers::refine`]).
+    walk_ends: Mutex<WalkEnds>,
+    /// The relaxation the shared relaxed walks walk, and their count.
+    relaxation: Mutex<Relaxation<G::State>>,
+    /// The relaxation's generation, read at each turn of a relaxed walk.
+    generation: AtomicU32,
     /// Workers that started: the next one's worker index.
     pub(super) started: AtomicUsize,
     /// Set when a worker decided the deal: the others stop.
@@ -90,9 +91,9 @@ pub(super) struct Workers<G: Game> {
 
 /// How the shared walks stand.
 #[derive(Debug, Default)]
-pub(super) struct WalkEnds {
+struct WalkEnds {
     /// The walks taking part.
-    pub(super) walks: usize,
+    walks: usize,
     ended: usize,
     /// Whether one left (only one may: see [`Workers::leave`]).
     left: bool,
@@ -100,11 +101,11 @@ pub(super) struct WalkEnds {
 
 impl WalkEnds {
     /// The count of `walks` walks, none ended yet.
-    pub(super) fn of(walks: usize) -> Mutex<WalkEnds> {
-        Mutex::new(WalkEnds {
+    fn of(walks: usize) -> WalkEnds {
+        WalkEnds {
             walks,
             ..WalkEnds::default()
-        })
+        }
     }
 
     /// Every walk has ended, or left with the others ended.
@@ -113,42 +114,136 @@ impl WalkEnds {
     }
 }
 
+/// The relaxation the workers' relaxed walks walk: its refinement, and
+/// how its walks stand.
+struct Relaxation<S> {
+    /// The refinements so far; one more once the full walk took over.
+    generation: u32,
+    /// The deal's position in the refinement; none for the first.
+    root: Option<S>,
+    /// Whether the full walk took the relaxed walks' place.
+    handed_over: bool,
+    ends: WalkEnds,
+}
+
+/// What a worker walks once its relaxed walk won the relaxation.
+pub(super) enum Joined<S> {
+    /// The relaxed walk of a refinement: its deal and generation.
+    Relaxed(S, u32),
+    /// The full walk, the relaxation given up.
+    Full,
+}
+
 impl<G: Game> Workers<G> {
-    /// The count of the shared walks of `tactic`.
-    fn ends_of(&self, tactic: Tactic) -> &Mutex<WalkEnds> {
-        match (tactic, self.shared_tactic) {
-            (Tactic::Full, Some(Tactic::Relaxed)) => &self.full_walk_ends,
-            _ => &self.walk_ends,
+    /// The workers of `threads` threads, `walks` of whose walks take part
+    /// in the exhaustive tactic if they share it (`shared_tactic`), in
+    /// `table` (and `frontier`, for best-first search).
+    pub(super) fn new(
+        threads: usize,
+        shared_tactic: Option<Tactic>,
+        walks: usize,
+        table: SharedTable<G::Key>,
+        frontier: Option<Frontier<G>>,
+    ) -> Workers<G> {
+        let relaxing = shared_tactic == Some(Tactic::Relaxed);
+        Workers {
+            threads,
+            shared_tactic,
+            shared_walks: walks,
+            table,
+            frontier,
+            // The full walks after a relaxed walk's count from when they join.
+            walk_ends: Mutex::new(WalkEnds::of(if relaxing { 0 } else { walks })),
+            relaxation: Mutex::new(Relaxation {
+                generation: 0,
+                root: None,
+                handed_over: false,
+                ends: WalkEnds::of(if relaxing { walks } else { 0 }),
+            }),
+            generation: AtomicU32::new(0),
+            started: AtomicUsize::new(0),
+            halt: AtomicBool::new(false),
+            narrowed_ended: AtomicU32::new(0),
         }
     }
 
-    /// Counts a shared walk of `tactic` that ended; says whether the deal
-    /// is proven lost.
-    pub(super) fn walk_ended(&self, tactic: Tactic) -> bool {
-        let mut walks = self
-            .ends_of(tactic)
-            .lock()
-            .expect("no thread panics holding it");
-        walks.ended += 1;
-        walks.all_done()
+    /// Runs `count` on the count of the shared walks of `tactic`, if they
+    /// are still walked: a relaxed walk of a generation left behind counts
+    /// for nothing.
+    fn count<T>(
+        &self,
+        tactic: Tactic,
+        generation: u32,
+        count: impl FnOnce(&mut WalkEnds) -> T,
+    ) -> Option<T> {
+        match tactic {
+            Tactic::Relaxed => {
+                let mut relaxation = self.relaxation.lock().expect("no thread panics holding it");
+                (relaxation.generation == generation && !relaxation.handed_over)
+                    .then(|| count(&mut relaxation.ends))
+            }
+            _ => Some(count(
+                &mut self.walk_ends.lock().expect("no thread panics holding it"),
+            )),
+        }
     }
 
-    /// Says that the relaxation is won, and counts the full walk that
-    /// takes a worker's relaxed walk's place. The full walks share the
-    /// table with the relaxed ones, whose keys are apart, and prove a loss
-    /// among themselves, as the workers' walks do (see [`super::workers`]):
-    /// each counts from when it joins, so a loss needs every walk that
-    /// joined to have ended. One that joins after the others ended finds
-    /// the deal decided already: they covered every position without it.
-    /// A worker whose relaxed walk ended before the relaxation was won
-    /// has none to hand over, and does not join.
-    pub(super) fn hand_over(&self) {
-        self.relaxation_won.store(true, Ordering::Relaxed);
-        let mut walks = self
-            .full_walk_ends
-            .lock()
-            .expect("no thread panics holding it");
-        walks.walks += 1;
+    /// Counts a shared walk of `tactic` (and `generation`, if relaxed)
+    /// that ended; says whether the deal is proven lost.
+    pub(super) fn walk_ended(&self, tactic: Tactic, generation: u32) -> bool {
+        let ended = self.count(tactic, generation, |walks| {
+            walks.ended += 1;
+            walks.all_done()
+        });
+        ended == Some(true)
+    }
+
+    /// The relaxation's generation: the refinements so far.
+    pub(super) fn generation(&self) -> u32 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    /// Says that a relaxed walk of `generation` won the relaxation by a
+    /// line that is not the game's, `refined` the deal's position in the
+    /// next refinement if the game has one (see [`Game::refined`]): the
+    /// workers then walk that refinement, or the full walk if there is
+    /// none. Counts this worker's walk among those of what they walk now,
+    /// and says which it is. (The walk of a generation left behind only
+    /// joins: another won it first.)
+    ///
+    /// The walks of a refinement, or the full walks, share the table with
+    /// those before them, whose keys are apart, and prove a loss among
+    /// themselves, as the workers' walks do (see [`super::workers`]): each
+    /// counts from when it joins, so a loss needs every walk that joined
+    /// to have ended. One that joins after the others ended finds the deal
+    /// decided already: they covered every position without it. A worker
+    /// whose relaxed walk ended before the relaxation was won has none to
+    /// hand over, and does not join.
+    pub(super) fn refine(&self, generation: u32, refined: Option<G::State>) -> Joined<G::State> {
+        let mut relaxation = self.relaxation.lock().expect("no thread panics holding it");
+        if relaxation.generation == generation && !relaxation.handed_over {
+            relaxation.generation += 1;
+            match refined {
+                Some(root) => {
+                    relaxation.root = Some(root);
+                    relaxation.ends = WalkEnds::default();
+                }
+                None => relaxation.handed_over = true,
+            }
+            self.generation
+                .store(relaxation.generation, Ordering::Relaxed);
+        }
+        match (relaxation.handed_over, relaxation.root) {
+            (false, Some(root)) => {
+                relaxation.ends.walks += 1;
+                Joined::Relaxed(root, relaxation.generation)
+            }
+            _ => {
+                drop(relaxation);
+                self.count(Tactic::Full, 0, |walks| walks.walks += 1);
+                Joined::Full
+            }
+        }
     }
 
     /// Lets a shared walk leave unfinished, if no other did: says whether
@@ -173,16 +268,17 @@ impl<G: Game> Workers<G> {
     /// the paths of the others, and a win can be missed (three leaving
     /// walks can be scheduled so that the one left ends without it): only
     /// one may.
-    pub(super) fn leave(&self, tactic: Tactic) -> Option<bool> {
-        let mut walks = self
-            .ends_of(tactic)
-            .lock()
-            .expect("no thread panics holding it");
-        if walks.left {
-            return None;
-        }
-        walks.left = true;
-        Some(walks.all_done())
+    /// A relaxed walk of a generation left behind leaves as it asks, and
+    /// proves nothing.
+    pub(super) fn leave(&self, tactic: Tactic, generation: u32) -> Option<bool> {
+        let left = self.count(tactic, generation, |walks| {
+            if walks.left {
+                return None;
+            }
+            walks.left = true;
+            Some(walks.all_done())
+        });
+        left.unwrap_or(Some(false))
     }
 }
 
@@ -240,22 +336,9 @@ pub fn solve_parallel<G: Planned>(
         SharedView::new(&table).visit(key, key.table_hash());
         Frontier::new(game, root, dealt.len())
     });
-    let workers = Workers {
-        threads,
-        shared_tactic: sharing.then_some(*exhaustive),
-        shared_walks: match sharing {
-            true => dealt.len(),
-            false => 0,
-        },
-        table,
-        frontier,
-        walk_ends: WalkEnds::of(if sharing { dealt.len() } else { 0 }),
-        relaxation_won: AtomicBool::new(false),
-        full_walk_ends: WalkEnds::of(0),
-        started: AtomicUsize::new(0),
-        halt: AtomicBool::new(false),
-        narrowed_ended: AtomicU32::new(0),
-    };
+    let shared_tactic = sharing.then_some(*exhaustive);
+    let shared_walks = if sharing { dealt.len() } else { 0 };
+    let workers = Workers::new(threads, shared_tactic, shared_walks, table, frontier);
     let reports: Vec<Report> = std::thread::scope(|scope| {
         let workers = &workers;
         let handles: Vec<_> = (dealt.into_iter().enumerate())

@@ -34,10 +34,23 @@
 //! only when its rank and colour has one run card (the card is that card
 //! in every member), and a position is a dead end only when every member
 //! is one ([`Lanes::every_member_dead`]).
+//!
+//! # Refining it
+//!
+//! A win that swaps names what the relaxation forgot and the line needed:
+//! the ranks and colours of the run cards that went home as their twins.
+//! A *refined* relaxation keeps the suits of those ([`Kept`]): their run
+//! cards are themselves in every member, so they go home only as
+//! themselves (and may go home safely), and the key and the dead-end test
+//! tell their two cards apart. The argument above holds as it stands, for
+//! members that differ only in the ranks and colours not kept; keeping
+//! every one would be the game itself. [`Lanes::refine`] gives the next
+//! refinement's deal, which the search walks afresh (`MOST_KEPT`).
 
 use super::dead_end::{Cards, TWINS, cannot_win, cannot_win_as};
 use super::{From, Lanes, PILES, SAFE, State, Step};
 use crate::card::{Card, Colour, Suit};
+use crate::game::Game;
 use crate::games::NO_CARD;
 use crate::games::alternating::{PileCode, dealt_top, pile_cards};
 use crate::games::talon;
@@ -49,6 +62,72 @@ pub(super) const HOME_AS: u8 = PILES as u8;
 /// The most ranks and colours with both cards in runs that the dead-end
 /// test splits into members (two each): past it, the test proves nothing.
 const MOST_SPLITS: usize = 4;
+
+/// The most ranks and colours a refinement keeps: the key holds their run
+/// cards' suit bits, two at most for each, in the 36 bits it has free.
+/// Past it, the relaxation gives way to the full walk.
+const MOST_KEPT: u32 = 16;
+
+/// The ranks and colours whose run cards keep their suits in a refined
+/// relaxation (see the module doc): for each colour (by index), a bit a
+/// rank, the King's lowest, so that a run, each card a rank below the
+/// one under it, reads up the bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Kept([u16; 2]);
+
+impl Kept {
+    /// `card`'s bit among its colour's.
+    const fn bit(card: Card) -> u16 {
+        1 << (13 - card.rank().get())
+    }
+
+    pub(super) const fn is_empty(self) -> bool {
+        self.0[0] | self.0[1] == 0
+    }
+
+    /// Whether `card`'s rank and colour is kept.
+    pub(super) const fn has(self, card: Card) -> bool {
+        self.0[card.colour() as usize] & Self::bit(card) != 0
+    }
+
+    /// The ranks and colours kept, and `card`'s.
+    pub(super) const fn with(mut self, card: Card) -> Kept {
+        self.0[card.colour() as usize] |= Self::bit(card);
+        self
+    }
+
+    /// How many ranks and colours are kept.
+    pub(super) const fn count(self) -> u32 {
+        self.0[0].count_ones() + self.0[1].count_ones()
+    }
+
+    /// The places of the kept cards in a run of `len` cards whose first
+    /// card is of `first`'s rank and colour: bit `i` for run card `i`, as
+    /// in a [`PileCode`].
+    #[inline]
+    pub(super) fn in_run(self, first: Card, len: u32) -> u32 {
+        self.places(first.rank().get(), first.colour() as usize, len)
+    }
+
+    /// The places of the kept cards in a run of `len` cards built on
+    /// `base`.
+    #[inline]
+    pub(super) fn in_run_on(self, base: Card, len: u32) -> u32 {
+        self.places(base.rank().get() - 1, 1 - base.colour() as usize, len)
+    }
+
+    /// The places of the kept cards in a run of `len` cards whose first
+    /// has `rank` and the colour of index `colour`: the run's even places
+    /// have that colour, its odd places the other.
+    #[inline]
+    fn places(self, rank: u8, colour: usize, len: u32) -> u32 {
+        const EVEN: u32 = 0x1555;
+        let shift = 13 - u32::from(rank);
+        let same = u32::from(self.0[colour]) >> shift & EVEN;
+        let other = u32::from(self.0[1 - colour]) >> shift & EVEN << 1;
+        (same | other) & ((1 << len) - 1)
+    }
+}
 
 /// Whether `step` is a move home of a run card as its twin: a line with
 /// none is the game's own, each position on it a member that the game's
@@ -103,7 +182,8 @@ impl Lanes {
         mut each: impl FnMut(Step, Card, bool),
     ) {
         let in_run = matches!(from, From::Pile(p) if state.piles[p as usize].run_len() > 0);
-        let forced = !in_run || (runs & TWINS[card.index()]).count_ones() == 1;
+        let forced =
+            !in_run || state.kept.has(card) || (runs & TWINS[card.index()]).count_ones() == 1;
         if state.goes_home(card) {
             each(Step { from, to: None }, card, forced);
         }
@@ -146,6 +226,66 @@ impl Lanes {
         }
     }
 
+    /// The deal's position in the next refinement of the relaxation, after
+    /// `line` won the one `root` (the deal's position there) is in by
+    /// swapping: the ranks and colours it swapped kept too. None past
+    /// [`MOST_KEPT`].
+    pub(super) fn refine(&self, root: &State, line: &[Step]) -> Option<State> {
+        let mut state = *root;
+        let mut kept = root.kept;
+        for &step in line {
+            if swaps(&step) {
+                kept = kept.with(self.card_at(&state, step.from));
+            }
+            state = self.play(&state, step);
+        }
+        debug_assert!(kept != root.kept, "a line that wins by a swap");
+        (kept.count() <= MOST_KEPT).then_some(State { kept, ..*root })
+    }
+
+    /// The suit bits of the kept run cards of pile `p`, whose code is
+    /// `code`, gathered low to high, and how many there are.
+    #[inline]
+    fn kept_bits(&self, kept: Kept, p: usize, code: PileCode) -> (u64, u32) {
+        let len = code.run_len();
+        let mut places = match code.dealt_left() {
+            _ if len == 0 => return (0, 0),
+            0 => kept.in_run(Card::from_index(code.origin() as usize), len),
+            dealt => kept.in_run_on(self.start_cards[p][dealt - 1], len),
+        };
+        let (mut bits, mut count) = (0, 0);
+        while places != 0 {
+            bits |= u64::from(code.bit(places.trailing_zeros())) << count;
+            count += 1;
+            places &= places - 1;
+        }
+        (bits, count)
+    }
+
+    /// The relaxed key's codes, sorted, and the kept run cards' suit bits
+    /// in their order ([`MOST_KEPT`] bounds them to 36 bits): each code
+    /// forgets its suits, and the kept ones are told apart by their bits.
+    pub(super) fn relaxed_codes(&self, state: &State) -> ([PileCode; PILES], u64) {
+        let mut codes = state.piles.map(PileCode::unsuited);
+        if state.kept.is_empty() {
+            codes.sort_unstable();
+            return (codes, 0);
+        }
+        // Each pile as its code, then its kept bits' count and bits (13 at
+        // most, and 4 bits the count), sorted as one.
+        let mut piles: [u64; PILES] = std::array::from_fn(|p| {
+            let (bits, count) = self.kept_bits(state.kept, p, state.piles[p]);
+            u64::from(codes[p].0) << 17 | u64::from(count) << 13 | bits
+        });
+        piles.sort_unstable();
+        let mut kept = 0;
+        for (code, &pile) in codes.iter_mut().zip(&piles).rev() {
+            *code = PileCode((pile >> 17) as u32);
+            kept = kept << (pile >> 13 & 0xf) | pile & 0x1fff;
+        }
+        (codes, kept)
+    }
+
     /// Plays into `next` the relaxation's move home of `card` (a run card)
     /// as its twin, the other run card of its rank and colour: the two swap
     /// places in the runs first, so that `next` is still a member.
@@ -156,7 +296,7 @@ impl Lanes {
     }
 
     /// Rebuilds the run of every pile of `state`, each card `suited(card)`.
-    fn rebuild_runs(&self, state: &mut State, mut suited: impl FnMut(Card) -> Card) {
+    pub(super) fn rebuild_runs(&self, state: &mut State, mut suited: impl FnMut(Card) -> Card) {
         for p in 0..PILES {
             let dealt = state.piles[p].dealt_left();
             let mut code = PileCode::dealt(p, dealt);
@@ -188,12 +328,13 @@ impl Lanes {
         if !cannot_win(self, state) {
             return false;
         }
-        // The pairs both in runs, each named by its card of suit bit 0.
+        // The pairs both in runs and not kept, each named by its card of
+        // suit bit 0.
         let runs = self.run_cards(state);
         let mut pairs: Cards = 0;
         for card in Card::all().filter(|&card| card == twins(card)[0]) {
             let pair = TWINS[card.index()];
-            if runs & pair == pair {
+            if runs & pair == pair && !state.kept.has(card) {
                 pairs |= 1 << card.index();
             }
         }

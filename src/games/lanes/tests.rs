@@ -1,0 +1,561 @@
+use super::*;
+use crate::card::Rank;
+use crate::games::testing::{
+    Picks, assert_won_within, full_moves, keys_match_positions, narrowed_moves, verdicts_agree,
+    within_window,
+};
+use crate::key::TableKey;
+use crate::reference::{Replay, in_pile_order, plain_search_by};
+use crate::search::{Limits, Tables, Tactic, Verdict, solve_alone, solve_parallel};
+
+/// A late position of deal `n`: each suit home to a rank from 4 to 9,
+/// the cards left in the deal's order four to a pile, the rest the
+/// stock, in the last pass (where losses are common). Low foundations
+/// make safe moves home common, from the tableau, the waste and the
+/// stock.
+fn late_position(n: u64) -> Board {
+    let mut picks = Picks::new(n);
+    let mut board = crate::deal::deal(&LAYOUT, n);
+    let home: [u8; 4] = std::array::from_fn(|_| 4 + picks.below(6) as u8);
+    let stock = board.stock.take().expect("Lanes has a stock");
+    let dealt: Vec<Card> = board
+        .piles
+        .iter()
+        .flat_map(|pile| pile.up.clone())
+        .collect();
+    let mut left = dealt
+        .into_iter()
+        .chain(stock)
+        .filter(|card| card.rank().get() > home[card.suit().index()]);
+    board.piles = (0..PILES)
+        .map(|_| Pile::face_up(left.by_ref().take(4).collect()))
+        .collect();
+    board.stock = Some(left.collect());
+    board.waste = Some(Vec::new());
+    board.redeals = Some(0);
+    for top in board.foundations.iter_mut().flatten() {
+        *top = Card::new(
+            Rank::new(home[top.suit().index()]).expect("4 to 9"),
+            top.suit(),
+        );
+    }
+    board
+}
+
+/// `board`, a late position, with the first cards of its stock, as
+/// many as `picks` says, dealt to the waste, and a redeal left or not.
+fn with_waste(mut board: Board, picks: &mut Picks) -> Board {
+    let stock = board.stock.as_mut().expect("a late position has a stock");
+    let waste = stock.drain(..picks.below(stock.len() + 1)).collect();
+    board.waste = Some(waste);
+    board.redeals = Some(picks.below(2) as u8);
+    board
+}
+
+/// Three of the slowest wins of deals 1..1000 at commit 695269e (4.6,
+/// 4.0 and 2.4 s on two threads), which the beams won first (the walks
+/// alone took over 6M positions), and 775, which the full walk won in
+/// 28 s on one thread before the horizon walks, are won within two
+/// million positions each, and the wins replay.
+#[test]
+fn hard_deals_are_won_fast() {
+    let deals = [383, 522, 963, 775];
+    assert_won_within::<Lanes>(&LAYOUT, &LanesRules, &deals, 2_000_000, 1 << 26);
+}
+
+/// Deal 4257, unknown after 2.6G positions of the search before the
+/// horizon walks (the full walk alone won it in 1.0G), is won within
+/// eight million: most of those positions were shuffles that never send
+/// another card home, which the horizon walks leave out.
+#[test]
+fn the_horizon_walks_win_what_the_others_wander_from() {
+    assert_won_within::<Lanes>(&LAYOUT, &LanesRules, &[4257], 8_000_000, 1 << 28);
+}
+
+/// The relaxed walk as the plan's exhaustive tactic, alone and on two
+/// threads: it proves deal 374 lost itself; deal 703's relaxation is won
+/// by lines that swap run cards twice, and the relaxed walk of the second
+/// refinement proves the deal lost; deals 5 and 580 are won by a line of
+/// the game's (580's in a refinement), which replays.
+#[test]
+fn the_relaxed_walk_refined_proves_losses_and_wins_deals() {
+    let limits = Limits {
+        memory: 1 << 28,
+        ..Limits::default()
+    };
+    for (n, verdict) in [
+        (374, Verdict::Lost),
+        (703, Verdict::Lost),
+        (5, Verdict::Won),
+        (580, Verdict::Won),
+    ] {
+        let board = crate::deal::deal(&LAYOUT, n);
+        let game = Lanes::new(&board).unwrap();
+        let alone = solve_alone(&game, &limits, &mut Tables::new(1 << 26), Tactic::Relaxed);
+        assert_eq!(alone.verdict, verdict, "deal {n} alone");
+        let report = solve_parallel(&game, &limits, 2, None);
+        assert_eq!(report.verdict, verdict, "deal {n}");
+        match verdict {
+            Verdict::Won => {
+                for moves in [&alone.moves, &report.moves] {
+                    let replay = crate::reference::replay(&LanesRules, &board, moves);
+                    assert_eq!(replay, crate::reference::Replay::Won, "deal {n}");
+                }
+            }
+            _ => assert_eq!(report.decided_by, Some(Tactic::Relaxed), "deal {n}"),
+        }
+    }
+}
+
+/// Late positions of numbered deals with runs built by a few moves of
+/// play: wherever the relaxed search proves a loss, the plain search
+/// with the reference rules finds no win (a relaxation that lost a
+/// line of the game fails here), and it proves most of the
+/// losses the plain search finds, many with both cards of a rank and
+/// colour in runs. Where the relaxation's dead-end test fires on such
+/// a position, every member (each pair either way round) is lost to
+/// the plain search too.
+#[test]
+fn relaxed_losses_are_losses_of_the_game() {
+    let mut tables = Tables::new(1 << 26);
+    let limits = Limits {
+        max_nodes: Some(300_000),
+        ..Limits::default()
+    };
+    let mut picks = Picks::new(36);
+    let (mut won, mut lost, mut proven, mut split, mut members) = (0, 0, 0, 0, 0);
+    let (mut realized, mut refined) = (0, 0);
+    for n in 1..=1500 {
+        let board = with_waste(late_position(n), &mut picks);
+        let game = Lanes::new(&board).unwrap();
+        let mut state = game.initial();
+        for _ in 0..picks.below(24) {
+            let moves = full_moves(&game, &state);
+            if moves.is_empty() {
+                break;
+            }
+            state = game.play(&state, moves[picks.early(moves.len(), 2)]);
+        }
+        let runs = game.run_cards(&state);
+        if runs == 0 {
+            continue;
+        }
+        // Half the positions in a refinement: some run cards' ranks and
+        // colours kept.
+        if n % 2 == 0 {
+            state.kept = random_kept(runs, &mut picks);
+        }
+        let position = game.to_board(&state);
+        let truth = plain_search_by(&LanesRules, &position, 100_000, in_pile_order);
+        let Some(winnable) = truth else {
+            continue;
+        };
+        let from_here = Lanes {
+            start: state,
+            ..Lanes::new(&board).unwrap()
+        };
+        let report = solve_alone(&from_here, &limits, &mut tables, Tactic::Relaxed);
+        let is_lost = report.verdict == Verdict::Lost;
+        assert!(
+            !(winnable && is_lost),
+            "a win the relaxation lost:\n{}",
+            position.to_text()
+        );
+        if report.verdict == Verdict::Won {
+            let replay = crate::reference::replay(&LanesRules, &position, &report.moves);
+            assert_eq!(replay, Replay::Won, "{}", position.to_text());
+            realized += 1;
+        }
+        let both = |card: Card| {
+            let pair = dead_end::TWINS[card.index()];
+            runs & pair == pair && !state.kept.has(card)
+        };
+        won += winnable as u32;
+        lost += !winnable as u32;
+        proven += is_lost as u32;
+        split += (is_lost && Card::all().any(both)) as u32;
+        refined += (is_lost && !state.kept.is_empty()) as u32;
+        // A dead end of the relaxation: every member, each way round
+        // of the pairs of a rank and colour in runs, is lost.
+        let pairs: Vec<[Card; 2]> = (Card::all().filter(|&c| both(c)))
+            .map(relaxed::twins)
+            .filter(|pair| pair[0].suit() < pair[1].suit())
+            .collect();
+        if pairs.is_empty() || pairs.len() > 4 || !game.is_dead_end(&game.relax(&state)) {
+            continue;
+        }
+        for swaps in 0..1u32 << pairs.len() {
+            let mut member = position.clone();
+            let swapped = (pairs.iter().enumerate()).filter(|(i, _)| swaps >> i & 1 != 0);
+            for (_, [a, b]) in swapped {
+                for card in member.piles.iter_mut().flat_map(|pile| pile.up.iter_mut()) {
+                    *card = match *card {
+                        c if c == *a => *b,
+                        c if c == *b => *a,
+                        c => c,
+                    };
+                }
+            }
+            let truth = plain_search_by(&LanesRules, &member, 100_000, in_pile_order);
+            assert_ne!(truth, Some(true), "a member won:\n{}", member.to_text());
+            members += truth.is_some() as u32;
+        }
+    }
+    assert!(won >= 200 && lost >= 200, "{won} won, {lost} lost");
+    assert!(2 * proven >= lost, "{proven} of {lost} losses proven");
+    assert!(
+        split >= 50,
+        "{split} proven with both cards of a rank and colour in runs"
+    );
+    assert!(members >= 200, "{members} members of dead ends decided");
+    assert!(realized >= 100, "{realized} wins of the game's found");
+    assert!(refined >= 100, "{refined} proven in a refinement");
+}
+
+/// Some of the ranks and colours of the cards `runs`, at random.
+fn random_kept(runs: dead_end::Cards, picks: &mut Picks) -> Kept {
+    let in_runs = Card::all().filter(|card| runs >> card.index() & 1 == 1);
+    in_runs.fold(Kept::default(), |kept, card| match picks.below(2) {
+        0 => kept.with(card),
+        _ => kept,
+    })
+}
+
+/// A relaxed position's piles as the key should see them, sorted: each
+/// its starting cards left and its run, each run card not kept made the
+/// card of its rank and colour with suit bit 0.
+fn relaxed_piles(game: &Lanes, state: &State) -> Vec<(Vec<Card>, Vec<Card>)> {
+    let mut piles: Vec<(Vec<Card>, Vec<Card>)> = (0..PILES)
+        .map(|p| {
+            let mut cards = game.pile_vec(state, p);
+            let run = cards.split_off(state.piles[p].dealt_left());
+            let run = run.into_iter().map(|card| match state.kept.has(card) {
+                true => card,
+                false => relaxed::twins(card)[0],
+            });
+            (cards, run.collect())
+        })
+        .collect();
+    piles.sort();
+    piles
+}
+
+/// Two members of a relaxed position, one with a pair of twins in runs
+/// swapped, and some ranks and colours kept: their keys are one exactly
+/// when their piles are the same but for the suits of run cards not kept
+/// (so each refinement tells apart its kept twins, and only those), and
+/// positions of different refinements have different keys.
+#[test]
+fn a_refinement_keys_apart_the_kept_twins_alone() {
+    let mut picks = Picks::new(5);
+    let (mut same, mut apart) = (0, 0);
+    for n in 1..=4000 {
+        let board = with_waste(late_position(n), &mut picks);
+        let game = Lanes::new(&board).unwrap();
+        let mut state = game.relax(&game.initial());
+        for _ in 0..20 + picks.below(40) {
+            let moves = full_moves(&game, &state);
+            if moves.is_empty() {
+                break;
+            }
+            state = game.play(&state, moves[picks.early(moves.len(), 2)]);
+        }
+        let runs = game.run_cards(&state);
+        for card in Card::all().filter(|&card| card == relaxed::twins(card)[0]) {
+            let pair = dead_end::TWINS[card.index()];
+            if runs & pair != pair {
+                continue;
+            }
+            let twin = relaxed::twins(card)[1];
+            let mut swapped = state;
+            game.rebuild_runs(&mut swapped, |c| match c {
+                c if c == card => twin,
+                c if c == twin => card,
+                c => c,
+            });
+            let kept = random_kept(runs, &mut picks);
+            let [a, b] = [state, swapped].map(|state| State { kept, ..state });
+            let one = game.key(&a) == game.key(&b);
+            assert_eq!(
+                one,
+                relaxed_piles(&game, &a) == relaxed_piles(&game, &b),
+                "{}",
+                game.to_board(&a).to_text()
+            );
+            same += one as u32;
+            apart += !one as u32;
+            let finer = State {
+                kept: kept.with(card),
+                ..a
+            };
+            if finer.kept != kept {
+                assert_ne!(game.key(&a), game.key(&finer), "refinements apart");
+            }
+        }
+    }
+    assert!(same >= 200 && apart >= 500, "{same} one, {apart} apart");
+}
+
+/// Every move of the game onto a pile, from a position the relaxed
+/// walk holds, is a move of the relaxation there too (but where the
+/// relaxation takes a safe move home alone): two piles whose tops have
+/// the same rank and colour each take the card that builds on them.
+#[test]
+fn the_relaxation_builds_wherever_the_game_does() {
+    let mut picks = Picks::new(11);
+    let (mut checked, mut twin_tops) = (0, 0);
+    for n in 1..=600 {
+        let board = with_waste(late_position(n), &mut picks);
+        let game = Lanes::new(&board).unwrap();
+        let mut state = game.relax(&game.initial());
+        for _ in 0..30 {
+            let relaxed = full_moves(&game, &state);
+            let member = State {
+                relaxed: false,
+                ..state
+            };
+            let is_home = |step: &Step| step.to.is_none_or(|to| to >= relaxed::HOME_AS);
+            if relaxed.is_empty() || relaxed.len() == 1 && is_home(&relaxed[0]) {
+                break;
+            }
+            for step in full_moves(&game, &member).iter().filter(|s| !is_home(s)) {
+                assert!(
+                    relaxed.contains(step),
+                    "{step:?}:\n{}",
+                    game.to_board(&state).to_text()
+                );
+                checked += 1;
+            }
+            let tops = (state.tops)
+                .map(|top| (top != NO_CARD).then(|| relaxed::twins(Card::from_index(top.into()))));
+            twin_tops +=
+                (0..PILES).any(|p| tops[p].is_some() && tops[p + 1..].contains(&tops[p])) as u32;
+            state = game.play(&state, relaxed[picks.early(relaxed.len(), 2)]);
+        }
+    }
+    assert!(
+        checked >= 5000 && twin_tops >= 100,
+        "{checked} moves, {twin_tops} twin tops"
+    );
+}
+
+/// A run card going home as its twin in the relaxation swaps the two
+/// in the runs first: after it, the twin is home, the card lies where
+/// the twin lay (the run cards are those of a member), and every pile
+/// is, but for suits, what the card's own move home would leave. Such
+/// a move is no line of the game's.
+#[test]
+fn a_move_home_as_the_twin_swaps_the_two() {
+    let mut picks = Picks::new(7);
+    let mut swaps = 0;
+    for n in 1..=1500 {
+        let board = with_waste(late_position(n), &mut picks);
+        let game = Lanes::new(&board).unwrap();
+        let mut state = game.relax(&game.initial());
+        for _ in 0..40 {
+            let moves = full_moves(&game, &state);
+            let swap = |step: &&Step| step.to.is_some_and(|to| to >= relaxed::HOME_AS);
+            let Some(&step) = moves.iter().find(swap) else {
+                if moves.is_empty() {
+                    break;
+                }
+                state = game.play(&state, moves[picks.early(moves.len(), 2)]);
+                continue;
+            };
+            let From::Pile(p) = step.from else {
+                panic!("only a run card goes home as its twin")
+            };
+            let card = game.card_at(&state, step.from);
+            let suit = Suit::from_index(usize::from(step.to.unwrap() - relaxed::HOME_AS));
+            let twin = Card::new(card.rank(), suit);
+            assert_ne!(twin, card);
+            let after = game.play(&state, step);
+            assert_eq!(after.home[suit.index()], state.home[suit.index()] + 1);
+            let runs = game.run_cards(&state) & !(1 << twin.index());
+            assert_eq!(game.run_cards(&after), runs);
+            let cards: Vec<Card> = (0..PILES).flat_map(|q| game.pile_vec(&after, q)).collect();
+            assert!(cards.contains(&card) && !cards.contains(&twin));
+            let (popped, _) =
+                alternating::popped(&game.start_cards[p as usize], state.piles[p as usize], card);
+            for q in 0..PILES {
+                let before = if q == p as usize {
+                    popped
+                } else {
+                    state.piles[q]
+                };
+                assert_eq!(after.piles[q].unsuited(), before.unsuited());
+            }
+            assert!(!game.is_game_line(&[step]));
+            swaps += 1;
+            break;
+        }
+    }
+    assert!(swaps >= 50, "{swaps} moves home as the twin");
+}
+
+/// Late positions of numbered deals: the engine's verdict, with all
+/// its pruning (safe moves home, the stock's next card among them; one
+/// empty pile; the dead-end test), is the plain search's with the
+/// reference rules, won and lost alike, and its wins replay.
+#[test]
+fn verdicts_of_late_positions_agree_with_a_plain_search() {
+    let (won, lost) = agree_with_a_plain_search((1..=200).map(late_position));
+    assert!(won > 100 && lost > 40, "won {won}, lost {lost}");
+}
+
+/// The same with a waste and, half of them, a redeal left, so that the
+/// talon's strength, which keys compare, varies too.
+#[test]
+fn verdicts_with_a_waste_and_a_redeal_agree_with_a_plain_search() {
+    let boards = (1..=150).map(|n| with_waste(late_position(n), &mut Picks::new(n + 1000)));
+    let (won, lost) = agree_with_a_plain_search(boards);
+    assert!(won > 60 && lost > 20, "won {won}, lost {lost}");
+}
+
+/// [`verdicts_agree`] with the reference rules' plain search of up to
+/// 30,000 positions as the judge: the boards won and lost.
+fn agree_with_a_plain_search(boards: impl Iterator<Item = Board>) -> (u32, u32) {
+    let rules = &LanesRules;
+    verdicts_agree::<Lanes>(rules, boards, 1 << 24, |board| {
+        plain_search_by(rules, board, 30_000, in_pile_order)
+    })
+}
+
+/// Of two late positions with the same cards in the same places, the
+/// one whose key covers the other's (a redeal left, or the same
+/// redeals and a shorter waste) is won whenever the other is, by the
+/// reference rules' plain search; and some covered ones are lost where
+/// the covering one is won, so covering goes one way only.
+#[test]
+fn a_covering_talon_wins_whenever_the_covered_one_does() {
+    let rules = &LanesRules;
+    let (mut pairs, mut one_way) = (0, 0);
+    for n in 1..=400 {
+        let board = late_position(n);
+        let mut picks = Picks::new(n);
+        let (a, b) = (
+            with_waste(board.clone(), &mut picks),
+            with_waste(board, &mut picks),
+        );
+        let key = |board: &Board| {
+            let game = Lanes::new(board).unwrap();
+            game.key(&game.initial())
+        };
+        let (strong, weak) = match (key(&a).covers(&key(&b)), key(&b).covers(&key(&a))) {
+            (true, false) => (a, b),
+            (false, true) => (b, a),
+            _ => continue,
+        };
+        let won = |board: &Board| plain_search_by(rules, board, 30_000, in_pile_order);
+        let (Some(strong_won), Some(weak_won)) = (won(&strong), won(&weak)) else {
+            continue;
+        };
+        assert!(
+            strong_won || !weak_won,
+            "{}\n{}",
+            strong.to_text(),
+            weak.to_text()
+        );
+        pairs += 1;
+        one_way += (strong_won && !weak_won) as u32;
+    }
+    assert!(
+        pairs > 200 && one_way > 5,
+        "{pairs} pairs, {one_way} one way"
+    );
+}
+
+/// Along play from numbered deals, two positions with the same key are
+/// the same but for the order of the piles: the packed pile codes read
+/// back one way only, and the foundations left out of the key follow
+/// from the rest.
+#[test]
+fn keys_tell_positions_apart_exactly() {
+    let games = (1..=60).map(|n| Lanes::new(&crate::deal::deal(&LAYOUT, n)).unwrap());
+    let none = |_: &Lanes, _: &State| String::new();
+    let merged = keys_match_positions(games, 300, false, none);
+    assert!(merged > 1000, "only {merged} positions met twice");
+}
+
+/// Each narrowed walk offers only moves the full search offers, and
+/// the next level up offers them too (a narrowed walk that ends
+/// without a win stands for the levels below it): no stock card past
+/// its window, none through the redeal while the stock has cards,
+/// unless no card of the window has a move (then the first further on
+/// that has one, and some are met), and a free card that can go home
+/// alone. Along play that follows the full search's first moves, with
+/// a deal's number picking now and then another.
+#[test]
+fn narrowed_moves_are_some_of_the_full_ones() {
+    let mut left_out = [0; WINDOWS.len()];
+    let mut beyond_window = 0;
+    for n in 1..=30u64 {
+        let game = Lanes::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+        let mut state = game.initial();
+        for step in 0..120u64 {
+            let mut full = Vec::new();
+            game.moves(&state, None, Ask::FULL, &mut full);
+            if full.is_empty() {
+                break;
+            }
+            let talon = state.talon as u128;
+            let next_drawn = talon::next_drawn(talon, state.cursor);
+            let free_home = full.iter().any(|s| {
+                s.to.is_none()
+                    && match s.from {
+                        From::Pile(_) => true,
+                        From::Talon(t) => Some(t) == state.waste_top() || Some(t) == next_drawn,
+                    }
+            });
+            let played: Vec<u8> = full
+                .iter()
+                .filter_map(|s| match s.from {
+                    From::Talon(t) => Some(t),
+                    From::Pile(_) => None,
+                })
+                .collect();
+            let mut below = Vec::new();
+            for (level, &window) in WINDOWS.iter().enumerate() {
+                let moves = narrowed_moves(&game, &state, None, level as u32 + 1);
+                assert!(moves.iter().all(|s| full.contains(s)), "deal {n}");
+                assert!(below.iter().all(|s| moves.contains(s)), "deal {n}");
+                left_out[level] += full.len() - moves.len();
+                // With no card of the window played, the first one further on.
+                let near = played
+                    .iter()
+                    .any(|&t| t >= state.cursor && within_window(talon, state.cursor, window, t));
+                let first = |stock: bool| {
+                    played
+                        .iter()
+                        .filter(|&&t| (t >= state.cursor) == stock)
+                        .min()
+                };
+                let beyond = match near {
+                    true => None,
+                    false => first(true).or(first(false)).copied(),
+                };
+                for s in &moves {
+                    if let From::Talon(t) = s.from {
+                        let allowed = within_window(talon, state.cursor, window, t);
+                        assert!(allowed || Some(t) == beyond, "deal {n}");
+                        beyond_window += !allowed as u32;
+                    }
+                }
+                if free_home {
+                    assert_eq!(moves.len(), 1, "deal {n}");
+                    assert_eq!(moves[0].to, None, "deal {n}");
+                }
+                below = moves;
+            }
+            let pick = (n * 7 + step * 13) % 5;
+            let pick = if pick == 0 {
+                (n + step) as usize % full.len()
+            } else {
+                0
+            };
+            state = game.play(&state, full[pick]);
+        }
+    }
+    assert!(left_out.iter().all(|&n| n > 500), "left out {left_out:?}");
+    assert!(beyond_window > 20, "{beyond_window} cards past the window");
+}

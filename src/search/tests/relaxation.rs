@@ -1,0 +1,138 @@
+//! The relaxed walk's refinements, on a test game whose relaxation has
+//! shortcuts to a win.
+
+use super::super::*;
+use crate::board::{Board, BoardError};
+use crate::game::{Ask, Game};
+use crate::notation;
+
+/// Positions `0..=last` on a line, stepping either way, never won. Its
+/// relaxation (positions with `RELAXED` set) also jumps to a win from
+/// position `50 + 100 j`, for each shortcut `j` not yet taken away (a
+/// bit each above `GONE`): a win by a line that is not the game's. A
+/// refinement takes away the shortcut its winning line took, while at
+/// most `most` are gone.
+struct Shortcuts {
+    last: u64,
+    most: u32,
+}
+
+const RELAXED: u64 = 1 << 62;
+const WON: u64 = 1 << 61;
+const GONE: u32 = 32;
+const AT: u64 = (1 << GONE) - 1;
+
+impl Planned for Shortcuts {
+    const PLAN: Plan = Plan {
+        exhaustive: Tactic::Relaxed,
+        first_turn_nodes: 100,
+        ..Plan::FULL_WALK
+    };
+}
+
+impl Game for Shortcuts {
+    const ACYCLIC: bool = false;
+    type State = u64;
+    type Key = u64;
+    type Move = u64;
+
+    fn new(_: &Board) -> Result<Shortcuts, BoardError> {
+        Err(BoardError::whole("built by hand"))
+    }
+    fn initial(&self) -> u64 {
+        0
+    }
+    fn key(&self, &state: &u64) -> u64 {
+        state + 1
+    }
+    fn is_won(&self, &state: &u64) -> bool {
+        state & WON != 0
+    }
+    fn cards_home(&self, &state: &u64) -> u32 {
+        (state & AT) as u32
+    }
+    fn moves(&self, &state: &u64, _: Option<u64>, _: Ask, out: &mut Vec<u64>) {
+        let at = state & AT;
+        if at < self.last {
+            out.push(state + 1);
+        }
+        if at > 0 {
+            out.push(state - 1);
+        }
+        let gone = state >> GONE & 0xffff;
+        if state & RELAXED != 0 && at % 100 == 50 && gone >> (at / 100) & 1 == 0 {
+            out.push(state | WON);
+        }
+    }
+    fn play(&self, _: &u64, to: u64) -> u64 {
+        to
+    }
+    fn relaxed(&self, &state: &u64) -> Option<u64> {
+        Some(state | RELAXED)
+    }
+    fn is_game_line(&self, line: &[u64]) -> bool {
+        !line.iter().any(|&to| to & WON != 0)
+    }
+    fn refined(&self, &root: &u64, line: &[u64]) -> Option<u64> {
+        let shortcut = line.iter().find(|&&to| to & WON != 0)?;
+        let refined = root | 1 << (GONE as u64 + (shortcut & AT) / 100);
+        ((refined >> GONE & 0xffff).count_ones() <= self.most).then_some(refined)
+    }
+    fn notation(&self, _: &u64, _: u64, _: &mut Vec<notation::Move>) {}
+    fn to_board(&self, _: &u64) -> Board {
+        Board::default()
+    }
+}
+
+/// The verdict, the tactic that decided and the stop of `game` searched
+/// by its plan on `threads` threads, or by the relaxed walk alone.
+fn verdicts(
+    game: &Shortcuts,
+    threads: usize,
+    alone: bool,
+) -> (Verdict, Option<Tactic>, Option<Stop>) {
+    let limits = Limits::default();
+    let tactic = alone.then_some(Tactic::Relaxed);
+    let report = match threads {
+        1 => match tactic {
+            Some(tactic) => solve_alone(game, &limits, &mut Tables::new(1 << 20), tactic),
+            None => solve(game, &limits, &mut Tables::new(1 << 20)),
+        },
+        _ => solve_parallel(game, &limits, threads, tactic),
+    };
+    (report.verdict, report.decided_by, report.stop)
+}
+
+/// Each refinement takes away the shortcut the last relaxed walk won by,
+/// the deepest left (a walk goes forward first): after all ten the
+/// relaxed walk proves the loss itself, on one thread or several, in its
+/// plan or alone.
+#[test]
+fn the_relaxed_walk_refined_until_it_proves_the_loss() {
+    let game = Shortcuts {
+        last: 1000,
+        most: 10,
+    };
+    for threads in [1, 2, 3] {
+        for alone in [false, true] {
+            let lost = (Verdict::Lost, Some(Tactic::Relaxed), None);
+            assert_eq!(verdicts(&game, threads, alone), lost, "{threads} threads");
+        }
+    }
+}
+
+/// Past the refinements the game allows, the full walk takes the relaxed
+/// walk's place and proves the loss; alone, the relaxed walk stops.
+#[test]
+fn the_full_walk_takes_over_past_the_last_refinement() {
+    let game = Shortcuts {
+        last: 1000,
+        most: 3,
+    };
+    for threads in [1, 2, 3] {
+        let lost = (Verdict::Lost, Some(Tactic::Full), None);
+        assert_eq!(verdicts(&game, threads, false), lost, "{threads} threads");
+        let stopped = (Verdict::Unknown, None, Some(Stop::Relaxed));
+        assert_eq!(verdicts(&game, threads, true), stopped, "{threads} threads");
+    }
+}
