@@ -14,6 +14,12 @@ pub struct Plan {
     /// the relaxation by a line that is not the game's, until the full
     /// walk takes its place.
     pub exhaustive: Tactic,
+    /// How many refinements of the relaxation the relaxed walk walks
+    /// before the full walk takes its place (see [`Game::refined`]): each
+    /// walk of one starts again, so a won deal whose relaxation keeps
+    /// being won by lines that are not the game's pays for each. Searched
+    /// alone, the relaxed walk walks every refinement the game has.
+    pub refinements: u32,
     /// The levels of narrowing of the walks that take turns with it,
     /// narrowest first (see [`crate::game::Ask`]).
     pub narrowings: &'static [u32],
@@ -66,6 +72,7 @@ impl Plan {
     /// the one before.
     pub const FULL_WALK: Plan = Plan {
         exhaustive: Tactic::Full,
+        refinements: 0,
         narrowings: &[],
         max_narrowing: None,
         horizons: &[],

@@ -422,7 +422,8 @@ impl<'a, G: Game> Scheduler<'a, G> {
             // finer relaxation, or the full walk takes its place (searched
             // alone, it stops).
             End::RelaxationWon => {
-                let refined = match outdated {
+                let last = !self.alone && task.generation >= self.search.plan.refinements;
+                let refined = match outdated || last {
                     true => None,
                     false => task.next_refinement(self.search.game),
                 };
@@ -436,7 +437,7 @@ impl<'a, G: Game> Scheduler<'a, G> {
                         }
                     },
                     None => match refined {
-                        Some(root) => Some(Task::refined(root, task.table)),
+                        Some(root) => Some(Task::refined(root, task.generation + 1, task.table)),
                         None => (!self.alone).then(|| Task::new(Tactic::Full, task.table)),
                     },
                 };

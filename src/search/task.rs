@@ -11,6 +11,10 @@ use crate::game::Game;
 use crate::key::TableKey;
 use crate::notation;
 
+/// How many nodes a shared relaxed walk takes between two looks at
+/// whether another worker won its relaxation.
+const ASK_EVERY: u64 = 1 << 16;
+
 /// A tactic's search of the deal, kept between its turns.
 enum Attempt<G: Game> {
     Walk(Walk<G>),
@@ -57,11 +61,12 @@ impl<G: Game> Task<G> {
         }
     }
 
-    /// The relaxed walk of the refinement whose deal is `root`, with its
-    /// own `table`.
-    pub(super) fn refined(root: G::State, table: usize) -> Task<G> {
+    /// The relaxed walk of refinement `generation`, whose deal is `root`,
+    /// with its own `table`.
+    pub(super) fn refined(root: G::State, generation: u32, table: usize) -> Task<G> {
         Task {
             refinement: Some(root),
+            generation,
             ..Task::new(Tactic::Relaxed, table)
         }
     }
@@ -140,9 +145,26 @@ impl<G: Game> Task<G> {
             Attempt::Walk(walk) => {
                 walk.room = walk_room;
                 walk.leave_when_crowded = self.may_leave;
-                budgeted(search, &mut self.spent, budget, |search| {
-                    walk.resume(search, &mut view)
-                })
+                // A relaxed walk asks now and then whether another worker
+                // won its relaxation, and then stops: its turns are long.
+                let relaxed = self.tactic == Tactic::Relaxed;
+                loop {
+                    let part = match relaxed {
+                        true => budget.min(self.spent + ASK_EVERY),
+                        false => budget,
+                    };
+                    let end = budgeted(search, &mut self.spent, part, |search| {
+                        walk.resume(search, &mut view)
+                    });
+                    match end {
+                        End::OutOfNodes if part < budget => {
+                            if workers.generation() != self.generation {
+                                return End::RelaxationWon;
+                            }
+                        }
+                        end => return end,
+                    }
+                }
             }
             Attempt::SharedBestFirst(best_first) => {
                 let frontier = workers.frontier.as_ref().expect("made with the frontier");

@@ -259,6 +259,7 @@ impl Lanes {
 impl Planned for Lanes {
     const PLAN: Plan = Plan {
         exhaustive: Tactic::Relaxed,
+        refinements: 1,
         narrowings: &[1],
         max_narrowing: Some(WINDOWS.len() as u32),
         horizons: &[3, 5],

@@ -74,20 +74,22 @@ fn the_horizon_walks_win_what_the_others_wander_from() {
 
 /// The relaxed walk as the plan's exhaustive tactic, alone and on two
 /// threads: it proves deal 374 lost itself; deal 703's relaxation is won
-/// by lines that swap run cards twice, and the relaxed walk of the second
-/// refinement proves the deal lost; deals 5 and 580 are won by a line of
-/// the game's (580's in a refinement), which replays.
+/// by lines that swap run cards twice: alone, the relaxed walk of the
+/// second refinement proves the deal lost, and in the plan, which walks
+/// one refinement, the full walk that takes its place; deals 5 and 580
+/// are won by a line of the game's (580's in a refinement, alone), which
+/// replays.
 #[test]
 fn the_relaxed_walk_refined_proves_losses_and_wins_deals() {
     let limits = Limits {
         memory: 1 << 28,
         ..Limits::default()
     };
-    for (n, verdict) in [
-        (374, Verdict::Lost),
-        (703, Verdict::Lost),
-        (5, Verdict::Won),
-        (580, Verdict::Won),
+    for (n, verdict, by) in [
+        (374, Verdict::Lost, Tactic::Relaxed),
+        (703, Verdict::Lost, Tactic::Full),
+        (5, Verdict::Won, Tactic::Relaxed),
+        (580, Verdict::Won, Tactic::Relaxed),
     ] {
         let board = crate::deal::deal(&LAYOUT, n);
         let game = Lanes::new(&board).unwrap();
@@ -102,7 +104,10 @@ fn the_relaxed_walk_refined_proves_losses_and_wins_deals() {
                     assert_eq!(replay, crate::reference::Replay::Won, "deal {n}");
                 }
             }
-            _ => assert_eq!(report.decided_by, Some(Tactic::Relaxed), "deal {n}"),
+            _ => {
+                assert_eq!(alone.decided_by, Some(Tactic::Relaxed), "deal {n}");
+                assert_eq!(report.decided_by, Some(by), "deal {n}");
+            }
         }
     }
 }

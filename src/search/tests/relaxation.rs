@@ -25,6 +25,7 @@ const AT: u64 = (1 << GONE) - 1;
 impl Planned for Shortcuts {
     const PLAN: Plan = Plan {
         exhaustive: Tactic::Relaxed,
+        refinements: 5,
         first_turn_nodes: 100,
         ..Plan::FULL_WALK
     };
@@ -104,13 +105,13 @@ fn verdicts(
 }
 
 /// Each refinement takes away the shortcut the last relaxed walk won by,
-/// the deepest left (a walk goes forward first): after all ten the
-/// relaxed walk proves the loss itself, on one thread or several, in its
-/// plan or alone.
+/// the deepest left (a walk goes forward first): after all four of a
+/// line to 400, the relaxed walk proves the loss itself, on one thread or
+/// several, in its plan or alone.
 #[test]
 fn the_relaxed_walk_refined_until_it_proves_the_loss() {
     let game = Shortcuts {
-        last: 1000,
+        last: 400,
         most: 10,
     };
     for threads in [1, 2, 3] {
@@ -121,18 +122,22 @@ fn the_relaxed_walk_refined_until_it_proves_the_loss() {
     }
 }
 
-/// Past the refinements the game allows, the full walk takes the relaxed
-/// walk's place and proves the loss; alone, the relaxed walk stops.
+/// Past the refinements the plan allows (5 of the 10 of a line to 1000),
+/// or those the game has (3), the full walk takes the relaxed walk's place
+/// and proves the loss. Alone, the relaxed walk walks every refinement
+/// the game has: it proves the loss after ten, and stops after three.
 #[test]
 fn the_full_walk_takes_over_past_the_last_refinement() {
-    let game = Shortcuts {
-        last: 1000,
-        most: 3,
-    };
-    for threads in [1, 2, 3] {
-        let lost = (Verdict::Lost, Some(Tactic::Full), None);
-        assert_eq!(verdicts(&game, threads, false), lost, "{threads} threads");
-        let stopped = (Verdict::Unknown, None, Some(Stop::Relaxed));
-        assert_eq!(verdicts(&game, threads, true), stopped, "{threads} threads");
+    for most in [10, 3] {
+        let game = Shortcuts { last: 1000, most };
+        for threads in [1, 2, 3] {
+            let lost = (Verdict::Lost, Some(Tactic::Full), None);
+            assert_eq!(verdicts(&game, threads, false), lost, "{threads} threads");
+            let alone = match most {
+                10 => (Verdict::Lost, Some(Tactic::Relaxed), None),
+                _ => (Verdict::Unknown, None, Some(Stop::Relaxed)),
+            };
+            assert_eq!(verdicts(&game, threads, true), alone, "{threads} threads");
+        }
     }
 }
