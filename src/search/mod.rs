@@ -24,7 +24,8 @@
 //!   the relaxation by a line that is not the game's, it walks a
 //!   *refinement* of it, a finer relaxation that no longer allows what the
 //!   line needed ([`crate::game::Game::refined`]), from the start; where
-//!   there is none, the full walk takes its place.
+//!   there is none, or past the plan's [`Plan::refinements`], the full
+//!   walk takes its place.
 //!   It alone of a plan's tactics can prove a loss, and takes the first
 //!   turn.
 //! - An *attempt* is one tactic's search of the deal, kept between its

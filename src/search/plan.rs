@@ -12,7 +12,7 @@ pub struct Plan {
     /// best-first search, led by [`Game::score`]; or the walk of the
     /// game's relaxation ([`Tactic::Relaxed`]), refined each time it wins
     /// the relaxation by a line that is not the game's, until the full
-    /// walk takes its place.
+    /// walk takes its place ([`Plan::refinements`]).
     pub exhaustive: Tactic,
     /// How many refinements of the relaxation the relaxed walk walks
     /// before the full walk takes its place (see [`Game::refined`]): each
@@ -135,9 +135,9 @@ pub enum Tactic {
     /// loss, or wins the deal where the relaxation's win is a line of the
     /// game ([`Game::is_game_line`]); after a win that is not, it walks the
     /// game's refinement of the relaxation from the start
-    /// ([`Game::refined`]). Where there is none, it can do neither, and
-    /// ends: in the plan the full walk then takes its place; searched
-    /// alone, the search stops.
+    /// ([`Game::refined`]). Where there is none (or in the plan, past its
+    /// [`Plan::refinements`]), it can do neither, and ends: in the plan the
+    /// full walk then takes its place; searched alone, the search stops.
     Relaxed,
 }
 

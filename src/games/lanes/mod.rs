@@ -124,18 +124,21 @@ pub struct State {
     /// that equal talons have equal cursors.
     cursor: u8,
     redeals: u8,
-    /// Whether this is a position of the relaxation ([`relaxed`]): the
-    /// cards are one member's, and the key forgets the run cards' suits.
-    relaxed: bool,
-    /// The ranks and colours whose suits the relaxation keeps: none but
-    /// in a refinement ([`relaxed::Kept`]).
-    kept: Kept,
+    /// For a position of the relaxation ([`relaxed`]), the ranks and
+    /// colours whose suits it keeps (none but in a refinement): the cards
+    /// are one member's, and the key forgets the other run cards' suits.
+    relaxation: Option<Kept>,
 }
 
 impl State {
     /// The waste's top card's place in the talon, if the waste has cards.
     fn waste_top(&self) -> Option<u8> {
         talon::waste_top(self.talon as u128, self.cursor)
+    }
+
+    /// The ranks and colours the relaxation keeps (see [`relaxed::Kept`]).
+    fn kept(&self) -> Kept {
+        self.relaxation.unwrap_or(Kept::NONE)
     }
 
     /// Whether `card` is the next of its suit to go home.
@@ -244,9 +247,9 @@ impl Lanes {
 }
 
 /// What the search runs for Lanes: the relaxed walk (see [`relaxed`]),
-/// refined each time it wins the relaxation by a line that is not the
-/// game's, and past `relaxed::MOST_KEPT` given way to the full walk; a
-/// walk narrowed at level 1 (see `WINDOWS`),
+/// refined once if it wins the relaxation by a line that is not the
+/// game's, and given way to the full walk if it wins the refinement so
+/// too (a won deal pays for each walk of a refinement); a walk narrowed at level 1 (see `WINDOWS`),
 /// walks with horizons of 3 and 5 moves without a card home, and a beam
 /// at level 3 for its first million positions (`BEAM_NODES`), taking
 /// turns with it; a tactic that ends without a win is dropped, so on a
@@ -293,8 +296,7 @@ impl Game for Lanes {
                 talon: talon.full() as u64,
                 cursor: board.waste.as_ref().map_or(0, Vec::len) as u8,
                 redeals: board.redeals.unwrap_or(REDEALS),
-                relaxed: false,
-                kept: Kept::default(),
+                relaxation: None,
             },
             talon,
         })
@@ -322,7 +324,7 @@ impl Game for Lanes {
     /// colours kept, which grows with each refinement: keys of a walk
     /// before it are apart.
     fn key(&self, state: &State) -> TalonKey<3> {
-        let (heads, last) = match state.relaxed {
+        let (heads, last) = match state.relaxation.is_some() {
             false => {
                 let mut codes = state.piles;
                 codes.sort_unstable();
@@ -332,7 +334,7 @@ impl Game for Lanes {
                 let (codes, kept) = self.relaxed_codes(state);
                 let home = state.home.iter().enumerate();
                 let home = home.fold(0, |word, (suit, &rank)| word | (rank as u64) << (4 * suit));
-                let refinement = u64::from(state.kept.count()) << 53;
+                let refinement = u64::from(state.kept().count()) << 53;
                 let (heads, _) = alternating::split_codes(&codes);
                 (heads, home | kept << 16 | 1 << 52 | refinement)
             }
@@ -353,7 +355,7 @@ impl Game for Lanes {
     /// See [`dead_end`]; a relaxed position is a dead end when each of its
     /// members is ([`relaxed`]).
     fn is_dead_end(&self, state: &State) -> bool {
-        match state.relaxed {
+        match state.relaxation.is_some() {
             false => dead_end::cannot_win(self, state),
             true => self.every_member_dead(state),
         }
@@ -436,11 +438,11 @@ impl Game for Lanes {
             From::Pile(_) => true,
             From::Talon(t) => Some(t) == waste_top || Some(t) == next_drawn,
         };
-        let runs = match state.relaxed {
+        let runs = match state.relaxation.is_some() {
             true => self.run_cards(state),
             false => 0,
         };
-        let chosen = match state.relaxed {
+        let chosen = match state.relaxation.is_some() {
             true => self.safe_home_relaxed(state, sources, free, runs),
             false => {
                 let mut homeward = (sources.iter())
@@ -460,7 +462,7 @@ impl Game for Lanes {
         }
         let start = out.len();
         for &(from, card) in sources {
-            if state.relaxed {
+            if state.relaxation.is_some() {
                 self.homes_relaxed(state, runs, from, card, |step, _, _| out.push(step));
             } else if state.goes_home(card) {
                 out.push(Step { from, to: None });

@@ -45,7 +45,10 @@
 //! tell their two cards apart. The argument above holds as it stands, for
 //! members that differ only in the ranks and colours not kept; keeping
 //! every one would be the game itself. [`Lanes::refine`] gives the next
-//! refinement's deal, which the search walks afresh (`MOST_KEPT`).
+//! refinement's deal, which the search walks afresh, up to `MOST_KEPT`
+//! ranks and colours kept (and as many refinements as the plan says).
+
+use std::num::NonZeroU32;
 
 use super::dead_end::{Cards, TWINS, cannot_win, cannot_win_as};
 use super::{From, Lanes, PILES, SAFE, State, Step};
@@ -70,35 +73,39 @@ const MOST_KEPT: u32 = 16;
 
 /// The ranks and colours whose run cards keep their suits in a refined
 /// relaxation (see the module doc): for each colour (by index), a bit a
-/// rank, the King's lowest, so that a run, each card a rank below the
-/// one under it, reads up the bits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Kept([u16; 2]);
+/// rank in 16 of its own, the King's lowest, so that a run, each card a
+/// rank below the one under it, reads up the bits. The top bit is always
+/// set, so that a position's `Option<Kept>` takes no more room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Kept(NonZeroU32);
 
 impl Kept {
-    /// `card`'s bit among its colour's.
-    const fn bit(card: Card) -> u16 {
-        1 << (13 - card.rank().get())
+    const MARK: u32 = 1 << 31;
+    /// No rank and colour kept: the relaxation before any refinement.
+    pub(super) const NONE: Kept = Kept(NonZeroU32::new(Self::MARK).unwrap());
+
+    /// `card`'s bit.
+    const fn bit(card: Card) -> u32 {
+        1 << (16 * card.colour() as u32 + 13 - card.rank().get() as u32)
     }
 
-    pub(super) const fn is_empty(self) -> bool {
-        self.0[0] | self.0[1] == 0
+    pub(super) fn is_empty(self) -> bool {
+        self == Self::NONE
     }
 
     /// Whether `card`'s rank and colour is kept.
-    pub(super) const fn has(self, card: Card) -> bool {
-        self.0[card.colour() as usize] & Self::bit(card) != 0
+    pub(super) fn has(self, card: Card) -> bool {
+        self.0.get() & Self::bit(card) != 0
     }
 
     /// The ranks and colours kept, and `card`'s.
-    pub(super) const fn with(mut self, card: Card) -> Kept {
-        self.0[card.colour() as usize] |= Self::bit(card);
-        self
+    pub(super) fn with(self, card: Card) -> Kept {
+        Kept(self.0 | Self::bit(card))
     }
 
     /// How many ranks and colours are kept.
-    pub(super) const fn count(self) -> u32 {
-        self.0[0].count_ones() + self.0[1].count_ones()
+    pub(super) fn count(self) -> u32 {
+        (self.0.get() & !Self::MARK).count_ones()
     }
 
     /// The places of the kept cards in a run of `len` cards whose first
@@ -106,25 +113,26 @@ impl Kept {
     /// in a [`PileCode`].
     #[inline]
     pub(super) fn in_run(self, first: Card, len: u32) -> u32 {
-        self.places(first.rank().get(), first.colour() as usize, len)
+        self.places(first.rank().get(), first.colour() as u32, len)
     }
 
     /// The places of the kept cards in a run of `len` cards built on
     /// `base`.
     #[inline]
     pub(super) fn in_run_on(self, base: Card, len: u32) -> u32 {
-        self.places(base.rank().get() - 1, 1 - base.colour() as usize, len)
+        self.places(base.rank().get() - 1, 1 - base.colour() as u32, len)
     }
 
     /// The places of the kept cards in a run of `len` cards whose first
     /// has `rank` and the colour of index `colour`: the run's even places
     /// have that colour, its odd places the other.
     #[inline]
-    fn places(self, rank: u8, colour: usize, len: u32) -> u32 {
+    fn places(self, rank: u8, colour: u32, len: u32) -> u32 {
         const EVEN: u32 = 0x1555;
         let shift = 13 - u32::from(rank);
-        let same = u32::from(self.0[colour]) >> shift & EVEN;
-        let other = u32::from(self.0[1 - colour]) >> shift & EVEN << 1;
+        let ranks = |colour: u32| self.0.get() >> (16 * colour) & 0x1fff;
+        let same = ranks(colour) >> shift & EVEN;
+        let other = ranks(1 - colour) >> shift & EVEN << 1;
         (same | other) & ((1 << len) - 1)
     }
 }
@@ -183,7 +191,7 @@ impl Lanes {
     ) {
         let in_run = matches!(from, From::Pile(p) if state.piles[p as usize].run_len() > 0);
         let forced =
-            !in_run || state.kept.has(card) || (runs & TWINS[card.index()]).count_ones() == 1;
+            !in_run || state.kept().has(card) || (runs & TWINS[card.index()]).count_ones() == 1;
         if state.goes_home(card) {
             each(Step { from, to: None }, card, forced);
         }
@@ -221,7 +229,7 @@ impl Lanes {
     /// The relaxed position standing for `state`, which is its member.
     pub(super) fn relax(&self, state: &State) -> State {
         State {
-            relaxed: true,
+            relaxation: Some(state.kept()),
             ..*state
         }
     }
@@ -232,15 +240,18 @@ impl Lanes {
     /// [`MOST_KEPT`].
     pub(super) fn refine(&self, root: &State, line: &[Step]) -> Option<State> {
         let mut state = *root;
-        let mut kept = root.kept;
+        let mut kept = root.kept();
         for &step in line {
             if swaps(&step) {
                 kept = kept.with(self.card_at(&state, step.from));
             }
             state = self.play(&state, step);
         }
-        debug_assert!(kept != root.kept, "a line that wins by a swap");
-        (kept.count() <= MOST_KEPT).then_some(State { kept, ..*root })
+        debug_assert!(kept != root.kept(), "a line that wins by a swap");
+        (kept.count() <= MOST_KEPT).then_some(State {
+            relaxation: Some(kept),
+            ..*root
+        })
     }
 
     /// The suit bits of the kept run cards of pile `p`, whose code is
@@ -267,14 +278,15 @@ impl Lanes {
     /// forgets its suits, and the kept ones are told apart by their bits.
     pub(super) fn relaxed_codes(&self, state: &State) -> ([PileCode; PILES], u64) {
         let mut codes = state.piles.map(PileCode::unsuited);
-        if state.kept.is_empty() {
+        let kept = state.kept();
+        if kept.is_empty() {
             codes.sort_unstable();
             return (codes, 0);
         }
         // Each pile as its code, then its kept bits' count and bits (13 at
         // most, and 4 bits the count), sorted as one.
         let mut piles: [u64; PILES] = std::array::from_fn(|p| {
-            let (bits, count) = self.kept_bits(state.kept, p, state.piles[p]);
+            let (bits, count) = self.kept_bits(kept, p, state.piles[p]);
             u64::from(codes[p].0) << 17 | u64::from(count) << 13 | bits
         });
         piles.sort_unstable();
@@ -334,7 +346,7 @@ impl Lanes {
         let mut pairs: Cards = 0;
         for card in Card::all().filter(|&card| card == twins(card)[0]) {
             let pair = TWINS[card.index()];
-            if runs & pair == pair && !state.kept.has(card) {
+            if runs & pair == pair && !state.kept().has(card) {
                 pairs |= 1 << card.index();
             }
         }

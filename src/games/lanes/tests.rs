@@ -148,7 +148,7 @@ fn relaxed_losses_are_losses_of_the_game() {
         // Half the positions in a refinement: some run cards' ranks and
         // colours kept.
         if n % 2 == 0 {
-            state.kept = random_kept(runs, &mut picks);
+            state.relaxation = Some(random_kept(runs, &mut picks));
         }
         let position = game.to_board(&state);
         let truth = plain_search_by(&LanesRules, &position, 100_000, in_pile_order);
@@ -173,13 +173,13 @@ fn relaxed_losses_are_losses_of_the_game() {
         }
         let both = |card: Card| {
             let pair = dead_end::TWINS[card.index()];
-            runs & pair == pair && !state.kept.has(card)
+            runs & pair == pair && !state.kept().has(card)
         };
         won += winnable as u32;
         lost += !winnable as u32;
         proven += is_lost as u32;
         split += (is_lost && Card::all().any(both)) as u32;
-        refined += (is_lost && !state.kept.is_empty()) as u32;
+        refined += (is_lost && !state.kept().is_empty()) as u32;
         // A dead end of the relaxation: every member, each way round
         // of the pairs of a rank and colour in runs, is lost.
         let pairs: Vec<[Card; 2]> = (Card::all().filter(|&c| both(c)))
@@ -220,7 +220,7 @@ fn relaxed_losses_are_losses_of_the_game() {
 /// Some of the ranks and colours of the cards `runs`, at random.
 fn random_kept(runs: dead_end::Cards, picks: &mut Picks) -> Kept {
     let in_runs = Card::all().filter(|card| runs >> card.index() & 1 == 1);
-    in_runs.fold(Kept::default(), |kept, card| match picks.below(2) {
+    in_runs.fold(Kept::NONE, |kept, card| match picks.below(2) {
         0 => kept.with(card),
         _ => kept,
     })
@@ -234,7 +234,7 @@ fn relaxed_piles(game: &Lanes, state: &State) -> Vec<(Vec<Card>, Vec<Card>)> {
         .map(|p| {
             let mut cards = game.pile_vec(state, p);
             let run = cards.split_off(state.piles[p].dealt_left());
-            let run = run.into_iter().map(|card| match state.kept.has(card) {
+            let run = run.into_iter().map(|card| match state.kept().has(card) {
                 true => card,
                 false => relaxed::twins(card)[0],
             });
@@ -279,7 +279,10 @@ fn a_refinement_keys_apart_the_kept_twins_alone() {
                 c => c,
             });
             let kept = random_kept(runs, &mut picks);
-            let [a, b] = [state, swapped].map(|state| State { kept, ..state });
+            let [a, b] = [state, swapped].map(|state| State {
+                relaxation: Some(kept),
+                ..state
+            });
             let one = game.key(&a) == game.key(&b);
             assert_eq!(
                 one,
@@ -290,10 +293,10 @@ fn a_refinement_keys_apart_the_kept_twins_alone() {
             same += one as u32;
             apart += !one as u32;
             let finer = State {
-                kept: kept.with(card),
+                relaxation: Some(kept.with(card)),
                 ..a
             };
-            if finer.kept != kept {
+            if finer.kept() != kept {
                 assert_ne!(game.key(&a), game.key(&finer), "refinements apart");
             }
         }
@@ -316,7 +319,7 @@ fn the_relaxation_builds_wherever_the_game_does() {
         for _ in 0..30 {
             let relaxed = full_moves(&game, &state);
             let member = State {
-                relaxed: false,
+                relaxation: None,
                 ..state
             };
             let is_home = |step: &Step| step.to.is_none_or(|to| to >= relaxed::HOME_AS);
