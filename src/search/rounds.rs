@@ -430,7 +430,7 @@ impl<'a, G: Game> Scheduler<'a, G> {
                 let next = match workers.filter(|_| task.shared) {
                     Some(workers) => match workers.refine(task.generation, refined) {
                         Joined::Relaxed(root, generation) => {
-                            Some(Task::sharing_refined(Some(root), generation, may_leave))
+                            Some(Task::sharing_refined(root, generation, may_leave))
                         }
                         Joined::Full => {
                             (!self.alone).then(|| Task::sharing(Tactic::Full, may_leave))

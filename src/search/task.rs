@@ -72,14 +72,10 @@ impl<G: Game> Task<G> {
     }
 
     /// This thread's part in the workers' relaxed walk of refinement
-    /// `generation`, whose deal is `root` (none for the first).
-    pub(super) fn sharing_refined(
-        root: Option<G::State>,
-        generation: u32,
-        may_leave: bool,
-    ) -> Task<G> {
+    /// `generation`, whose deal is `root`.
+    pub(super) fn sharing_refined(root: G::State, generation: u32, may_leave: bool) -> Task<G> {
         Task {
-            refinement: root,
+            refinement: Some(root),
             generation,
             ..Task::sharing(Tactic::Relaxed, may_leave)
         }

@@ -324,19 +324,19 @@ impl Game for Lanes {
     /// colours kept, which grows with each refinement: keys of a walk
     /// before it are apart.
     fn key(&self, state: &State) -> TalonKey<3> {
-        let (heads, last) = match state.relaxation.is_some() {
-            false => {
+        let (heads, last) = match state.relaxation {
+            None => {
                 let mut codes = state.piles;
                 codes.sort_unstable();
                 alternating::split_codes(&codes)
             }
-            true => {
-                let (codes, kept) = self.relaxed_codes(state);
+            Some(kept) => {
+                let (codes, kept_bits) = self.relaxed_codes(state);
                 let home = state.home.iter().enumerate();
                 let home = home.fold(0, |word, (suit, &rank)| word | (rank as u64) << (4 * suit));
-                let refinement = u64::from(state.kept().count()) << 53;
+                let refinement = u64::from(kept.count()) << 53;
                 let (heads, _) = alternating::split_codes(&codes);
-                (heads, home | kept << 16 | 1 << 52 | refinement)
+                (heads, home | kept_bits << 16 | 1 << 52 | refinement)
             }
         };
         debug_assert!(state.talon < 1 << 52 && state.redeals < 2);
