@@ -25,7 +25,8 @@
 //!   *refinement* of it, a finer relaxation that no longer allows what the
 //!   line needed ([`crate::game::Game::refined`]), from the start; where
 //!   there is none, or past the plan's [`Plan::refinements`], the full
-//!   walk takes its place.
+//!   walk takes its place. Each walk after such a win follows its line
+//!   first, its *guide* ([`walk::Walk::following`]).
 //!   It alone of a plan's tactics can prove a loss, and takes the first
 //!   turn.
 //! - An *attempt* is one tactic's search of the deal, kept between its

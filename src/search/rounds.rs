@@ -427,19 +427,20 @@ impl<'a, G: Game> Scheduler<'a, G> {
                     true => None,
                     false => task.next_refinement(self.search.game),
                 };
+                let line = task.relaxed_line();
                 let next = match workers.filter(|_| task.shared) {
-                    Some(workers) => match workers.refine(task.generation, refined) {
-                        Joined::Relaxed(root, generation) => {
-                            Some(Task::sharing_refined(root, generation, may_leave))
-                        }
-                        Joined::Full => {
-                            (!self.alone).then(|| Task::sharing(Tactic::Full, may_leave))
-                        }
+                    Some(workers) => match workers.refine(task.generation, refined, line) {
+                        Joined::Relaxed(root, generation, guide) => Some(
+                            Task::sharing_refined(root, generation, may_leave).following(guide),
+                        ),
+                        Joined::Full(guide) => (!self.alone)
+                            .then(|| Task::sharing(Tactic::Full, may_leave).following(guide)),
                     },
                     None => match refined {
                         Some(root) => Some(Task::refined(root, task.generation + 1, task.table)),
                         None => (!self.alone).then(|| Task::new(Tactic::Full, task.table)),
-                    },
+                    }
+                    .map(|next| next.following(line)),
                 };
                 match next {
                     Some(next) => {

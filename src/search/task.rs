@@ -10,6 +10,7 @@ use super::{End, Search, Table, Tactic, budgeted};
 use crate::game::Game;
 use crate::key::TableKey;
 use crate::notation;
+use std::mem::take;
 
 /// How many nodes a shared relaxed walk takes between two looks at
 /// whether another worker won its relaxation.
@@ -45,6 +46,9 @@ pub(super) struct Task<G: Game> {
     refinement: Option<G::State>,
     /// Which refinement that is, counted from 0 (see [`Workers::refine`]).
     pub(super) generation: u32,
+    /// The line its walk follows first (see [`Walk::following`]), until
+    /// the walk begins.
+    guide: Vec<G::Move>,
 }
 
 impl<G: Game> Task<G> {
@@ -58,7 +62,13 @@ impl<G: Game> Task<G> {
             may_leave: false,
             refinement: None,
             generation: 0,
+            guide: Vec::new(),
         }
+    }
+
+    /// The task, its walk following `guide` (see [`Walk::following`]).
+    pub(super) fn following(self, guide: Vec<G::Move>) -> Task<G> {
+        Task { guide, ..self }
     }
 
     /// The relaxed walk of refinement `generation`, whose deal is `root`,
@@ -88,6 +98,15 @@ impl<G: Game> Task<G> {
         match &self.attempt {
             Some(Attempt::Walk(walk)) => walk.refined(game),
             _ => None,
+        }
+    }
+
+    /// The line by which this task's relaxed walk won the relaxation, once
+    /// it ended so: the guide of the walks after it.
+    pub(super) fn relaxed_line(&self) -> Vec<G::Move> {
+        match &self.attempt {
+            Some(Attempt::Walk(walk)) => walk.path_moves(),
+            _ => Vec::new(),
         }
     }
 
@@ -130,7 +149,7 @@ impl<G: Game> Task<G> {
                 let root = self.refinement.unwrap_or_else(|| root(search.game, tactic));
                 let key = search.game.key(&root);
                 view.visit(key, key.table_hash());
-                let walk = Walk::sharing(root, key, walk_room);
+                let walk = Walk::sharing(root, key, walk_room).following(take(&mut self.guide));
                 Attempt::Walk(match tactic {
                     Tactic::Relaxed => walk.relaxed(),
                     _ => walk,
@@ -196,6 +215,8 @@ impl<G: Game> Task<G> {
         let attempt = self.attempt.get_or_insert_with(|| {
             let root = (self.refinement).unwrap_or_else(|| root(search.game, self.tactic));
             let key = search.game.key(&root);
+            let mut walk =
+                |level| Walk::new(root, key, level, walk_room).following(take(&mut self.guide));
             table.clear();
             table.set_exact(matches!(
                 self.tactic,
@@ -204,12 +225,10 @@ impl<G: Game> Task<G> {
             table.insert(key);
             match self.tactic {
                 Tactic::BestFirst => Attempt::BestFirst(BestFirst::new(root, room)),
-                Tactic::Narrowed(level) => Attempt::Walk(Walk::new(root, key, level, walk_room)),
-                Tactic::Full => Attempt::Walk(Walk::new(root, key, 0, walk_room)),
-                Tactic::Relaxed => Attempt::Walk(Walk::new(root, key, 0, walk_room).relaxed()),
-                Tactic::Horizon(moves) => {
-                    Attempt::Walk(Walk::new(root, key, 0, walk_room).with_horizon(moves))
-                }
+                Tactic::Narrowed(level) => Attempt::Walk(walk(level)),
+                Tactic::Full => Attempt::Walk(walk(0)),
+                Tactic::Relaxed => Attempt::Walk(walk(0).relaxed()),
+                Tactic::Horizon(moves) => Attempt::Walk(walk(0).with_horizon(moves)),
                 Tactic::Beam(level) => {
                     let rollout_level = (search.plan.rollout_level)(level);
                     Attempt::Beam(Beam::new(root, level, rollout_level, room))

@@ -564,22 +564,28 @@ fn walks_after_the_relaxation_is_won_count_from_when_they_join() {
         !two.walk_ended(Tactic::Relaxed, 0),
         "one relaxed walk of two"
     );
-    assert!(matches!(two.refine(0, Some(7)), Joined::Relaxed(7, 1)));
+    assert!(matches!(
+        two.refine(0, Some(7), vec![1, 7]),
+        Joined::Relaxed(7, 1, _)
+    ));
     assert_eq!(two.generation(), 1);
     assert!(!two.walk_ended(Tactic::Relaxed, 0), "left behind");
     assert!(two.walk_ended(Tactic::Relaxed, 1), "the one that joined");
 
     let two = relaxing();
-    assert!(matches!(two.refine(0, Some(7)), Joined::Relaxed(7, 1)));
+    assert!(matches!(
+        two.refine(0, Some(7), vec![1, 7]),
+        Joined::Relaxed(7, 1, _)
+    ));
     assert!(
-        matches!(two.refine(0, Some(8)), Joined::Relaxed(7, 1)),
-        "refined by the other walk first"
+        matches!(two.refine(0, Some(8), vec![2, 8]), Joined::Relaxed(7, 1, guide) if guide == [1, 7]),
+        "refined by the other walk first, which it follows"
     );
     assert!(
         !two.walk_ended(Tactic::Relaxed, 1),
         "one of the two that joined"
     );
-    assert!(matches!(two.refine(1, None), Joined::Full));
+    assert!(matches!(two.refine(1, None, vec![3]), Joined::Full(guide) if guide == [3]));
     assert_eq!(two.generation(), 2);
     assert!(
         two.walk_ended(Tactic::Full, 0),
@@ -587,9 +593,9 @@ fn walks_after_the_relaxation_is_won_count_from_when_they_join() {
     );
 
     let two = relaxing();
-    assert!(matches!(two.refine(0, None), Joined::Full));
+    assert!(matches!(two.refine(0, None, vec![4]), Joined::Full(_)));
     assert!(
-        matches!(two.refine(0, Some(7)), Joined::Full),
+        matches!(two.refine(0, Some(7), vec![1, 7]), Joined::Full(guide) if guide == [4]),
         "no way back"
     );
     assert!(!two.walk_ended(Tactic::Full, 0));

@@ -91,6 +91,8 @@ struct Frame<S, K> {
     /// Under a horizon, the moves since this position's line last sent a
     /// card home.
     idle: u8,
+    /// Whether the path to this position is the start of the walk's guide.
+    on_guide: bool,
 }
 
 /// A position reached, its key and the key's hash, the move that reached
@@ -138,6 +140,9 @@ pub(super) struct Walk<G: Game> {
     /// only if [`Game::is_game_line`] says its line is, and else ends the
     /// walk with [`End::RelaxationWon`].
     relaxed: bool,
+    /// The *guide* (see [`Walk::following`]): the line the walk tries
+    /// first while its path is on it; empty for none.
+    guide: Vec<G::Move>,
 }
 
 impl<G: Game> Walk<G> {
@@ -156,6 +161,7 @@ impl<G: Game> Walk<G> {
             room,
             leave_when_crowded: false,
             relaxed: false,
+            guide: Vec::new(),
         }
     }
 
@@ -165,6 +171,16 @@ impl<G: Game> Walk<G> {
             relaxed: true,
             ..self
         }
+    }
+
+    /// The walk, trying first, while its path follows `guide` from the
+    /// start, the guide's next move. A walk after a win of the relaxation
+    /// by a line that is not the game's follows that line: a refinement's
+    /// win, or the game's, is often a few moves off it, near where it swapped
+    /// cards, and the walk backs out from there first. Only the order of
+    /// the moves changes, so what the walk proves stays the same.
+    pub(super) fn following(self, guide: Vec<G::Move>) -> Walk<G> {
+        Walk { guide, ..self }
     }
 
     /// The walk, cutting every line that goes more than `moves` moves
@@ -312,6 +328,19 @@ impl<G: Game> Walk<G> {
         };
         game.moves(&state, last, ask, &mut self.moves);
         let end = self.moves.len() as u32;
+        let depth = self.stack.len();
+        let on_guide = match self.stack.last() {
+            None => !self.guide.is_empty(),
+            Some(parent) => parent.on_guide && last == self.guide.get(depth - 1).copied(),
+        };
+        if on_guide
+            && let Some(&next) = self.guide.get(depth)
+            && let Some(at) = self.moves[start as usize..]
+                .iter()
+                .position(|&mv| mv == next)
+        {
+            self.moves[start as usize..=start as usize + at].rotate_right(1);
+        }
         if start == end {
             table.finish(key, hash);
             return;
@@ -335,6 +364,7 @@ impl<G: Game> Walk<G> {
             deferred_from: self.deferred.len() as u32,
             again: false,
             idle,
+            on_guide,
         });
     }
 
@@ -361,7 +391,7 @@ impl<G: Game> Walk<G> {
 
     /// The moves from the start to the position the path ends in: the
     /// move last tried in each frame.
-    fn path_moves(&self) -> Vec<G::Move> {
+    pub(super) fn path_moves(&self) -> Vec<G::Move> {
         (self.stack.iter())
             .map(|frame| self.moves[frame.next as usize - 1])
             .collect()
@@ -454,6 +484,49 @@ mod tests {
         assert_eq!(table.visits[&tree.key(&2)], 2, "left for last, then taken");
         assert_eq!(table.visits[&tree.key(&3)], 1);
         assert!(table.visits.values().all(|&n| n <= 2));
+    }
+
+    /// A walk tries its guide's moves first while its path is on the
+    /// guide, backs out from where the guide ends or strays, and still goes
+    /// through every position when there is no win.
+    #[test]
+    fn a_walk_follows_its_guide_first_and_still_covers_every_position() {
+        let walk = |goal: Option<u64>, guide: &[u64]| {
+            let tree = Tree { depth: 10, goal };
+            let limits = Limits::default();
+            let mut search = Search::new(&tree, &crate::search::Plan::FULL_WALK, &limits);
+            let mut table = Table::new(1 << 20);
+            table.insert(tree.key(&1));
+            let mut walk = Walk::new(1, tree.key(&1), 0, usize::MAX).following(guide.to_vec());
+            let end = walk.resume(&mut search, &mut table);
+            (end, search.nodes)
+        };
+        // Down the right edge to the last leaf.
+        let right: Vec<u64> = (1..=10).map(|depth| (2 << depth) - 1).collect();
+        let (end, nodes) = walk(Some(2047), &right);
+        assert!(matches!(end, End::Won(_)));
+        assert_eq!(nodes, 10, "the guide's positions alone");
+        let (_, unguided) = walk(Some(2047), &[]);
+        assert!(unguided > 2000, "left first without a guide: {unguided}");
+        // The guide ends at the goal's sibling, a leaf: the walk backs out
+        // one move.
+        let (end, nodes) = walk(Some(2047), &[&right[..9], &[2046]].concat());
+        assert!(matches!(end, End::Won(_)));
+        assert_eq!(nodes, 11);
+        // A guide that strays (a move the position has not) is left there:
+        // below position 7, left first, every position but the goal.
+        let (end, nodes) = walk(Some(2047), &[3, 7, 4, 9]);
+        let End::Won(line) = end else {
+            panic!("the goal is reachable")
+        };
+        assert_eq!(
+            line,
+            right.iter().map(|&to| Tree::step(to)).collect::<Vec<_>>()
+        );
+        assert_eq!(nodes, 2 + 510);
+        let (end, nodes) = walk(None, &right);
+        assert!(matches!(end, End::Lost));
+        assert_eq!(nodes, 2047, "every position once");
     }
 
     /// A win below a move left for last comes with the line through it.

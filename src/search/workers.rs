@@ -77,7 +77,7 @@ pub(super) struct Workers<G: Game> {
     /// [`Workers::refine`]).
     walk_ends: Mutex<WalkEnds>,
     /// The relaxation the shared relaxed walks walk, and their count.
-    relaxation: Mutex<Relaxation<G::State>>,
+    relaxation: Mutex<Relaxation<G::State, G::Move>>,
     /// The relaxation's generation, read at each turn of a relaxed walk.
     generation: AtomicU32,
     /// Workers that started: the next one's worker index.
@@ -116,22 +116,26 @@ impl WalkEnds {
 
 /// The relaxation the workers' relaxed walks walk: its refinement, and
 /// how its walks stand.
-struct Relaxation<S> {
+struct Relaxation<S, M> {
     /// The refinements so far; one more once the full walk took over.
     generation: u32,
     /// The deal's position in the refinement; none for the first.
     root: Option<S>,
+    /// The line of the last win of the relaxation, which the walks after
+    /// it follow first (see [`super::walk::Walk::following`]).
+    guide: Vec<M>,
     /// Whether the full walk took the relaxed walks' place.
     handed_over: bool,
     ends: WalkEnds,
 }
 
-/// What a worker walks once its relaxed walk won the relaxation.
-pub(super) enum Joined<S> {
+/// What a worker walks once its relaxed walk won the relaxation, and the
+/// line of the win its walk follows first.
+pub(super) enum Joined<S, M> {
     /// The relaxed walk of a refinement: its deal and generation.
-    Relaxed(S, u32),
+    Relaxed(S, u32, Vec<M>),
     /// The full walk, the relaxation given up.
-    Full,
+    Full(Vec<M>),
 }
 
 impl<G: Game> Workers<G> {
@@ -157,6 +161,7 @@ impl<G: Game> Workers<G> {
             relaxation: Mutex::new(Relaxation {
                 generation: 0,
                 root: None,
+                guide: Vec::new(),
                 handed_over: false,
                 ends: WalkEnds::of(if relaxing { walks } else { 0 }),
             }),
@@ -204,7 +209,7 @@ impl<G: Game> Workers<G> {
     }
 
     /// Says that a relaxed walk of `generation` won the relaxation by a
-    /// line that is not the game's, `refined` the deal's position in the
+    /// line that is not the game's, `line`, `refined` the deal's position in the
     /// next refinement if the game has one (see [`Game::refined`]): the
     /// workers then walk that refinement, or the full walk if there is
     /// none. Counts this worker's walk among those of what they walk now,
@@ -219,10 +224,16 @@ impl<G: Game> Workers<G> {
     /// decided already: they covered every position without it. A worker
     /// whose relaxed walk ended before the relaxation was won has none to
     /// hand over, and does not join.
-    pub(super) fn refine(&self, generation: u32, refined: Option<G::State>) -> Joined<G::State> {
+    pub(super) fn refine(
+        &self,
+        generation: u32,
+        refined: Option<G::State>,
+        line: Vec<G::Move>,
+    ) -> Joined<G::State, G::Move> {
         let mut relaxation = self.relaxation.lock().expect("no thread panics holding it");
         if relaxation.generation == generation && !relaxation.handed_over {
             relaxation.generation += 1;
+            relaxation.guide = line;
             match refined {
                 Some(root) => {
                     relaxation.root = Some(root);
@@ -233,15 +244,16 @@ impl<G: Game> Workers<G> {
             self.generation
                 .store(relaxation.generation, Ordering::Relaxed);
         }
+        let guide = relaxation.guide.clone();
         match (relaxation.handed_over, relaxation.root) {
             (false, Some(root)) => {
                 relaxation.ends.walks += 1;
-                Joined::Relaxed(root, relaxation.generation)
+                Joined::Relaxed(root, relaxation.generation, guide)
             }
             _ => {
                 drop(relaxation);
                 self.count(Tactic::Full, 0, |walks| walks.walks += 1);
-                Joined::Full
+                Joined::Full(guide)
             }
         }
     }

@@ -249,8 +249,8 @@ impl Lanes {
 /// What the search runs for Lanes: the relaxed walk (see [`relaxed`]),
 /// refined once if it wins the relaxation by a line that is not the
 /// game's, and given way to the full walk if it wins the refinement so
-/// too (a won deal pays for each walk of a refinement); a walk narrowed at level 1 (see `WINDOWS`),
-/// walks with horizons of 3 and 5 moves without a card home, and a beam
+/// too, each walk following the last such line first; a walk narrowed at
+/// level 1 (see `WINDOWS`), walks with horizons of 3 and 5 moves without a card home, and a beam
 /// at level 3 for its first million positions (`BEAM_NODES`), taking
 /// turns with it; a tactic that ends without a win is dropped, so on a
 /// lost deal the exhaustive walk is soon alone, on every thread.

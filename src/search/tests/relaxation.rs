@@ -141,3 +141,118 @@ fn the_full_walk_takes_over_past_the_last_refinement() {
         }
     }
 }
+
+/// Positions `0..=last` on a line, starting at `start`, stepping back
+/// first, won at `last`. Its relaxation also jumps to a win from
+/// `start + 10`, tried first there; its one refinement has no jump. The
+/// walks after the relaxation's win follow its line forward to the jump
+/// and go on to `last`, not back to 0 first. With `REFINEMENTS` 0 the full
+/// walk takes over at once.
+struct Detour<const REFINEMENTS: u32> {
+    start: u64,
+    last: u64,
+}
+
+const JUMPED: u64 = 1 << 60;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Step {
+    Back,
+    Forward,
+    Jump,
+}
+
+impl<const REFINEMENTS: u32> Planned for Detour<REFINEMENTS> {
+    const PLAN: Plan = Plan {
+        exhaustive: Tactic::Relaxed,
+        refinements: REFINEMENTS,
+        first_turn_nodes: 100,
+        ..Plan::FULL_WALK
+    };
+}
+
+impl<const REFINEMENTS: u32> Game for Detour<REFINEMENTS> {
+    const ACYCLIC: bool = false;
+    type State = u64;
+    type Key = u64;
+    /// Back, forward, or the jump: the same moves in each relaxation.
+    type Move = Step;
+
+    fn new(_: &Board) -> Result<Detour<REFINEMENTS>, BoardError> {
+        Err(BoardError::whole("built by hand"))
+    }
+    fn initial(&self) -> u64 {
+        self.start
+    }
+    fn key(&self, &state: &u64) -> u64 {
+        state
+    }
+    fn is_won(&self, &state: &u64) -> bool {
+        state & JUMPED != 0 || state & AT == self.last
+    }
+    fn cards_home(&self, &state: &u64) -> u32 {
+        (state & AT) as u32
+    }
+    fn moves(&self, &state: &u64, _: Option<Step>, _: Ask, out: &mut Vec<Step>) {
+        let at = state & AT;
+        if state & RELAXED != 0 && state & WON == 0 && at == self.start + 10 {
+            out.push(Step::Jump);
+        }
+        if at > 0 {
+            out.push(Step::Back);
+        }
+        if at < self.last {
+            out.push(Step::Forward);
+        }
+    }
+    fn play(&self, &state: &u64, step: Step) -> u64 {
+        match step {
+            Step::Back => state - 1,
+            Step::Forward => state + 1,
+            Step::Jump => state | JUMPED,
+        }
+    }
+    fn relaxed(&self, &state: &u64) -> Option<u64> {
+        Some(state | RELAXED)
+    }
+    fn is_game_line(&self, line: &[Step]) -> bool {
+        !line.contains(&Step::Jump)
+    }
+    // `WON` marks the refinement: the relaxation without its jump.
+    fn refined(&self, &root: &u64, _: &[Step]) -> Option<u64> {
+        (root & WON == 0).then_some(root | WON)
+    }
+    fn notation(&self, _: &u64, _: Step, _: &mut Vec<notation::Move>) {}
+    fn to_board(&self, _: &u64) -> Board {
+        Board::default()
+    }
+}
+
+/// After the relaxation's win by its jump, the refined walk, or the full
+/// walk taking over, follows that line and wins on the way past it: the
+/// positions from `start` to `last` and the relaxed walk's own, not the
+/// way back to 0 as well.
+#[test]
+fn the_walks_after_a_relaxed_win_follow_its_line() {
+    fn report<const REFINEMENTS: u32>() -> Report {
+        let game = Detour::<REFINEMENTS> {
+            start: 5000,
+            last: 6000,
+        };
+        solve(&game, &Limits::default(), &mut Tables::new(1 << 24))
+    }
+    let refined = report::<1>();
+    assert_eq!(refined.verdict, Verdict::Won);
+    assert_eq!(refined.decided_by, Some(Tactic::Relaxed));
+    let full = report::<0>();
+    assert_eq!(full.verdict, Verdict::Won);
+    assert_eq!(full.decided_by, Some(Tactic::Full));
+    for report in [refined, full] {
+        // The relaxed walk goes back to 0 before it comes to the jump.
+        assert!(
+            (6000..7200).contains(&report.nodes),
+            "{} positions",
+            report.nodes
+        );
+    }
+}
