@@ -164,18 +164,31 @@ impl PileCode {
     /// The code with its run cards' suits forgotten: the suit bits
     /// cleared, and an emptied pile's first card, which its origin names,
     /// made the card of its rank and colour with suit bit 0.
-    pub(super) fn unsuited(self) -> PileCode {
-        let mut origin = self.origin();
-        if self.dealt_left() == 0 && !self.is_empty() {
-            let card = Card::from_index(origin as usize);
-            let suit = match card.colour() {
-                Colour::Red => Suit::Diamonds,
-                Colour::Black => Suit::Clubs,
-            };
-            origin = Card::new(card.rank(), suit).index() as u32;
-        }
-        PileCode(origin << Self::ORIGIN_SHIFT | self.run_len() << Self::LEN_SHIFT)
+    pub(super) const fn unsuited(self) -> PileCode {
+        let origin = Self::UNSUITED_ORIGIN[self.origin() as usize] as u32;
+        PileCode(origin << Self::ORIGIN_SHIFT | self.0 & 0xf << Self::LEN_SHIFT)
     }
+
+    /// Each origin with its card, if it names one, made the card of its
+    /// rank and colour with suit bit 0 (see [`PileCode::unsuited`]): a
+    /// table, as the relaxed key reads it for every pile.
+    const UNSUITED_ORIGIN: [u8; 256] = {
+        let mut table = [0; 256];
+        let mut origin = 0;
+        while origin < 256 {
+            table[origin] = origin as u8;
+            if origin < Card::COUNT {
+                let card = Card::from_index(origin);
+                let suit = match card.colour() {
+                    Colour::Red => Suit::Diamonds,
+                    Colour::Black => Suit::Clubs,
+                };
+                table[origin] = Card::new(card.rank(), suit).index() as u8;
+            }
+            origin += 1;
+        }
+        table
+    };
 
     /// The pile with its top card gone.
     pub(super) const fn pop(self) -> PileCode {
@@ -243,10 +256,7 @@ impl<const P: usize> StartPiles<P> {
 /// code, which Raglan's key did at a cost.
 #[inline]
 pub(super) fn split_codes<const P: usize>(codes: &[PileCode; P]) -> ([u64; P], u64) {
-    let mut heads = [0; P];
-    for (i, (head, code)) in heads.iter_mut().zip(codes).enumerate() {
-        *head = (code.packed().0 as u64) << (12 * (i % 5));
-    }
+    let heads = code_heads(codes);
     let mut suits = 0;
     for code in codes.iter().rev() {
         let (_, bits, len) = code.packed();
@@ -254,6 +264,17 @@ pub(super) fn split_codes<const P: usize>(codes: &[PileCode; P]) -> ([u64; P], u
     }
     debug_assert!(codes.iter().map(|code| code.run_len()).sum::<u32>() <= 52);
     (heads, suits)
+}
+
+/// The fixed parts of [`split_codes`] alone, for a key whose codes have
+/// no suit bits ([`PileCode::unsuited`]).
+#[inline]
+pub(super) fn code_heads<const P: usize>(codes: &[PileCode; P]) -> [u64; P] {
+    let mut heads = [0; P];
+    for (i, (head, code)) in heads.iter_mut().zip(codes).enumerate() {
+        *head = (code.packed().0 as u64) << (12 * (i % 5));
+    }
+    heads
 }
 
 /// The top starting card of a pile with no run above them.

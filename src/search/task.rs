@@ -1,6 +1,8 @@
 //! A task: one tactic in a thread's schedule, with its attempt, kept
 //! between its turns, and its table (see the terms in [`super`]).
 
+use std::mem::take;
+
 use super::beam::Beam;
 use super::best_first::{BestFirst, SharedBestFirst};
 use super::shared::SharedView;
@@ -10,7 +12,6 @@ use super::{End, Search, Table, Tactic, budgeted};
 use crate::game::Game;
 use crate::key::TableKey;
 use crate::notation;
-use std::mem::take;
 
 /// How many nodes a shared relaxed walk takes between two looks at
 /// whether another worker won its relaxation.

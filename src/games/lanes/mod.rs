@@ -335,7 +335,7 @@ impl Game for Lanes {
                 let home = state.home.iter().enumerate();
                 let home = home.fold(0, |word, (suit, &rank)| word | (rank as u64) << (4 * suit));
                 let refinement = u64::from(kept.count()) << 53;
-                let (heads, _) = alternating::split_codes(&codes);
+                let heads = alternating::code_heads(&codes);
                 (heads, home | kept_bits << 16 | 1 << 52 | refinement)
             }
         };
