@@ -44,18 +44,18 @@ pub struct Batch {
     /// Per-deal limits; `memory` is shared out among the threads.
     pub limits: Limits,
     pub threads: usize,
-    /// Hand a deal still undecided after a tenth of its `--timeout` or
-    /// `--max-nodes` to every thread: it is put aside, and once the other
+    /// Hand a deal still undecided after a share of its `--timeout` or
+    /// `--max-nodes` ([`HARD_SHARE`]) to every thread: it is put aside, and once the other
     /// deals are done it is solved again with the threads sharing one
     /// table ([`search::solve_parallel`]), with what is left of its limits.
     /// Hard deals then end sooner (1.2x to 6x on two threads), at the cost
-    /// of the tenth searched twice; batches whose deals all end within the
-    /// tenth are unchanged. In a game whose beam stays to the end of a
+    /// of the share searched twice; batches whose deals all end within the
+    /// share are unchanged. In a game whose beam stays to the end of a
     /// deal ([`crate::search::Plan::beam_stays`]) no deal is put aside:
     /// a thread with no deal left plays a share of the rollouts of a deal
     /// still running (see [`crate::search::Tables::in_pool`]), which is
     /// how such a deal uses every thread in `solve_parallel` too, without
-    /// the tenth searched again. Off, every deal is solved on one thread to
+    /// the share searched again. Off, every deal is solved on one thread to
     /// its end, and node counts under `--max-nodes` repeat exactly.
     pub share_hard: bool,
     /// Find each lost deal's longest line, where the game can (see
@@ -88,8 +88,10 @@ impl Playing {
     }
 }
 
-/// A deal is hard once it has taken this share of its limits on one thread.
-const HARD_SHARE: u32 = 10;
+/// A deal is hard once it has taken this share (one part in so many) of
+/// its limits on one thread: the share is searched twice, so that a hard
+/// deal has that much less of its limits on every thread.
+pub const HARD_SHARE: u32 = 20;
 
 /// What the threads of a batch tell the caller's thread.
 enum News {
@@ -410,7 +412,7 @@ mod tests {
         assert!(longer >= 1, "{plain:?}");
     }
 
-    /// Deals that take more than a tenth of the node limit on one thread are
+    /// Deals that take more than a share of the node limit on one thread are
     /// solved last, on both threads, within the limit in all, to the verdict
     /// one thread gives them.
     #[test]
@@ -439,7 +441,7 @@ mod tests {
             search::solve(&game, &limits, &mut Tables::new(limits.memory))
         };
         let hard: Vec<u64> = (1..=20)
-            .filter(|&n| alone(n, max_nodes / 10).verdict == Verdict::Unknown)
+            .filter(|&n| alone(n, max_nodes / u64::from(HARD_SHARE)).verdict == Verdict::Unknown)
             .collect();
         assert!(hard.len() >= 3, "deals 1-20 have hard ones: {hard:?}");
         let (mut rows, mut started) = (Vec::new(), Vec::new());
@@ -450,7 +452,7 @@ mod tests {
         let last: Vec<u64> = rows[20 - hard.len()..].iter().map(|r| r.deal).collect();
         assert_eq!(last, hard);
         for row in &rows[20 - hard.len()..] {
-            assert!(row.nodes > max_nodes / 10 && row.nodes <= max_nodes);
+            assert!(row.nodes > max_nodes / u64::from(HARD_SHARE) && row.nodes <= max_nodes);
             assert_eq!(row.verdict, alone(row.deal, max_nodes).verdict);
         }
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Result, anyhow};
 use serde_json::json;
 
-use patience::batch::{Batch, Deals, OutFile, OutFileError, Resume};
+use patience::batch::{Batch, Deals, HARD_SHARE, OutFile, OutFileError, Resume};
 use patience::row::Row;
 use patience::search::Verdict;
 use patience::stats::{self, Summary, Times};
@@ -125,8 +125,9 @@ pub fn run_batch(
             more => format!(" and {more} more"),
         };
         eprintln!(
-            "undecided after a tenth of their limits, so solved again on all {threads} threads: \
+            "undecided after 1/{} of their limits, so solved again on all {threads} threads: \
              {} deal{} ({}{more})",
+            HARD_SHARE,
             hard.len(),
             if hard.len() == 1 { "" } else { "s" },
             shown.join(", ")

@@ -211,7 +211,7 @@ enum Command {
         #[arg(long)]
         retry_unknown: bool,
         /// Worker threads [default and most: all cores]. Deals are solved side by
-        /// side, one a thread; a deal still undecided after a tenth of its
+        /// side, one a thread; a deal still undecided after a twentieth of its
         /// --timeout or --max-nodes is put aside, and solved again once the
         /// others are done on every thread with what is left of its limits
         /// (see `solve --threads`). In Rows of Four and Alexandria none is
