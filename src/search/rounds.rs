@@ -423,11 +423,11 @@ impl<'a, G: Game> Scheduler<'a, G> {
             // alone, it stops).
             End::RelaxationWon => {
                 let last = !self.alone && task.generation >= self.search.plan.refinements;
+                let line = task.relaxed_line();
                 let refined = match outdated || last {
                     true => None,
-                    false => task.next_refinement(self.search.game),
+                    false => task.next_refinement(self.search.game, &line),
                 };
-                let line = task.relaxed_line();
                 let next = match workers.filter(|_| task.shared) {
                     Some(workers) => match workers.refine(task.generation, refined, line) {
                         Joined::Relaxed(root, generation, guide) => Some(

@@ -93,11 +93,11 @@ impl<G: Game> Task<G> {
     }
 
     /// The deal's position in the next refinement of the relaxation, once
-    /// this task's relaxed walk won the relaxation by a line that is not
-    /// the game's (see [`Game::refined`]).
-    pub(super) fn next_refinement(&self, game: &G) -> Option<G::State> {
+    /// this task's relaxed walk won the relaxation by `line`, which is not
+    /// the game's ([`Task::relaxed_line`]; see [`Game::refined`]).
+    pub(super) fn next_refinement(&self, game: &G, line: &[G::Move]) -> Option<G::State> {
         match &self.attempt {
-            Some(Attempt::Walk(walk)) => walk.refined(game),
+            Some(Attempt::Walk(walk)) => walk.refined(game, line),
             _ => None,
         }
     }

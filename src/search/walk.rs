@@ -383,10 +383,11 @@ impl<G: Game> Walk<G> {
     }
 
     /// The deal's position in a finer relaxation, once this relaxed walk
-    /// ended in [`End::RelaxationWon`]: see [`Game::refined`].
-    pub(super) fn refined(&self, game: &G) -> Option<G::State> {
+    /// ended in [`End::RelaxationWon`] by `line`, its [`Walk::path_moves`]:
+    /// see [`Game::refined`].
+    pub(super) fn refined(&self, game: &G, line: &[G::Move]) -> Option<G::State> {
         let root = &self.stack.first()?.state;
-        game.refined(root, &self.path_moves())
+        game.refined(root, line)
     }
 
     /// The moves from the start to the position the path ends in: the

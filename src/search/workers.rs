@@ -208,9 +208,9 @@ impl<G: Game> Workers<G> {
         self.generation.load(Ordering::Relaxed)
     }
 
-    /// Says that a relaxed walk of `generation` won the relaxation by a
-    /// line that is not the game's, `line`, `refined` the deal's position in the
-    /// next refinement if the game has one (see [`Game::refined`]): the
+    /// Says that a relaxed walk of `generation` won the relaxation by
+    /// `line`, which is not the game's, `refined` the deal's position in
+    /// the next refinement if the game has one (see [`Game::refined`]): the
     /// workers then walk that refinement, or the full walk if there is
     /// none. Counts this worker's walk among those of what they walk now,
     /// and says which it is. (The walk of a generation left behind only
