@@ -103,10 +103,12 @@ pub trait Game: Sized + Sync {
         None
     }
 
-    /// Whether `line`, a winning line of the relaxation from the deal's
-    /// position there, is a line of the game: each move the game's from
-    /// the position before, so that the positions on it, and its notation,
-    /// are the game's. False by default.
+    /// Whether `line`, a line of the relaxation from the deal's position
+    /// there, is a line of the game: each move the game's from the
+    /// position before, so that the positions on it, and its notation,
+    /// are the game's. A walk asks it of each move as its path grows, so
+    /// a line must be the game's exactly when each of its moves alone is.
+    /// False by default.
     fn is_game_line(&self, _line: &[Self::Move]) -> bool {
         false
     }

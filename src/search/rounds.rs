@@ -268,13 +268,7 @@ impl<'a, G: Game> Scheduler<'a, G> {
                 true => &mut below[task.table],
                 false => &mut above[task.table - skip - 1],
             });
-            let best = self.search.best;
             let end = self.turn(task, table, budgets[at]);
-            // The relaxation's cards home are no line's of the game, but
-            // for a win it found the game's line to.
-            if task.tactic == Tactic::Relaxed && !matches!(end, End::Won(_)) {
-                self.search.best = best;
-            }
             let ending = self.ended.len();
             let decided = self.settle(end, tasks, at);
             if decided.is_some() {

@@ -93,6 +93,9 @@ struct Frame<S, K> {
     idle: u8,
     /// Whether the path to this position is the start of the walk's guide.
     on_guide: bool,
+    /// Whether the path to this position is a line of the game (always,
+    /// but in a relaxed walk: see [`Game::is_game_line`]).
+    game_line: bool,
 }
 
 /// A position reached, its key and the key's hash, the move that reached
@@ -316,7 +319,18 @@ impl<G: Game> Walk<G> {
         table: &mut impl Visited<G::Key>,
     ) {
         let game = search.game;
-        search.best = search.best.max(game.cards_home(&state));
+        // A relaxed walk's position is the game's only on a line of the
+        // game; one reached by a swap is no line's, and its cards home
+        // are no measure of how far the game gets.
+        let game_line = match (self.stack.last(), last) {
+            (Some(parent), Some(mv)) => {
+                parent.game_line && (!self.relaxed || game.is_game_line(&[mv]))
+            }
+            _ => true,
+        };
+        if game_line {
+            search.best = search.best.max(game.cards_home(&state));
+        }
         if game.is_dead_end(&state) {
             table.finish(key, hash);
             return;
@@ -365,6 +379,7 @@ impl<G: Game> Walk<G> {
             again: false,
             idle,
             on_guide,
+            game_line,
         });
     }
 

@@ -256,3 +256,94 @@ fn the_walks_after_a_relaxed_win_follow_its_line() {
         );
     }
 }
+
+/// Positions `0..=last` on a line, never won, starting at 0. Its
+/// relaxation also warps from 3 to positions `1000..=1010` (`WARPED`),
+/// where the line goes on but no line of the game goes: their cards home
+/// are no measure of how far the game gets.
+struct Warp {
+    last: u64,
+}
+
+const WARPED: u64 = 1 << 59;
+
+impl Planned for Warp {
+    const PLAN: Plan = Plan {
+        exhaustive: Tactic::Relaxed,
+        first_turn_nodes: 10,
+        ..Plan::FULL_WALK
+    };
+}
+
+impl Game for Warp {
+    const ACYCLIC: bool = false;
+    type State = u64;
+    type Key = u64;
+    type Move = u64;
+
+    fn new(_: &Board) -> Result<Warp, BoardError> {
+        Err(BoardError::whole("built by hand"))
+    }
+    fn initial(&self) -> u64 {
+        0
+    }
+    fn key(&self, &state: &u64) -> u64 {
+        state + 1
+    }
+    fn is_won(&self, _: &u64) -> bool {
+        false
+    }
+    fn cards_home(&self, &state: &u64) -> u32 {
+        (state & AT) as u32
+    }
+    fn moves(&self, &state: &u64, _: Option<u64>, _: Ask, out: &mut Vec<u64>) {
+        let at = state & AT;
+        let (first, last) = match state & WARPED {
+            0 => (0, self.last),
+            _ => (1000, 1010),
+        };
+        if state & RELAXED != 0 && state & WARPED == 0 && at == 3 {
+            out.push(state & !AT | WARPED | 1000);
+        }
+        if at < last {
+            out.push(state + 1);
+        }
+        if at > first {
+            out.push(state - 1);
+        }
+    }
+    fn play(&self, _: &u64, to: u64) -> u64 {
+        to
+    }
+    fn relaxed(&self, &state: &u64) -> Option<u64> {
+        Some(state | RELAXED)
+    }
+    fn is_game_line(&self, line: &[u64]) -> bool {
+        !line.iter().any(|&to| to & WARPED != 0)
+    }
+    fn notation(&self, _: &u64, _: u64, _: &mut Vec<notation::Move>) {}
+    fn to_board(&self, _: &u64) -> Board {
+        Board::default()
+    }
+}
+
+/// The relaxed walk proves the loss, and the report's most cards home is
+/// the farthest position of the game's lines, not the deal's start (as if
+/// the relaxation had been nowhere) nor one past the warp.
+#[test]
+fn a_relaxed_walk_counts_cards_home_on_lines_of_the_game_alone() {
+    let game = Warp { last: 20 };
+    let limits = Limits::default();
+    for threads in [1, 2] {
+        for tactic in [None, Some(Tactic::Relaxed)] {
+            let report = match (threads, tactic) {
+                (1, Some(tactic)) => solve_alone(&game, &limits, &mut Tables::new(1 << 20), tactic),
+                (1, None) => solve(&game, &limits, &mut Tables::new(1 << 20)),
+                _ => solve_parallel(&game, &limits, threads, tactic),
+            };
+            let decided = (report.verdict, report.decided_by);
+            assert_eq!(decided, (Verdict::Lost, Some(Tactic::Relaxed)));
+            assert_eq!(report.best, 20, "{threads} threads, {tactic:?}");
+        }
+    }
+}
