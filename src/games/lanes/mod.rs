@@ -438,13 +438,11 @@ impl Game for Lanes {
             From::Pile(_) => true,
             From::Talon(t) => Some(t) == waste_top || Some(t) == next_drawn,
         };
-        let runs = match state.relaxation.is_some() {
-            true => self.run_cards(state),
-            false => 0,
-        };
-        let chosen = match state.relaxation.is_some() {
-            true => self.safe_home_relaxed(state, sources, free, runs),
-            false => {
+        // In the relaxation, the run cards, which go home as their twins.
+        let runs = state.relaxation.map(|_| self.run_cards(state));
+        let chosen = match runs {
+            Some(runs) => self.safe_home_relaxed(state, sources, free, runs),
+            None => {
                 let mut homeward = (sources.iter())
                     .filter(|&&(from, card)| state.goes_home(card) && free(from))
                     .map(|&(from, card)| (Step { from, to: None }, card));
@@ -462,7 +460,7 @@ impl Game for Lanes {
         }
         let start = out.len();
         for &(from, card) in sources {
-            if state.relaxation.is_some() {
+            if let Some(runs) = runs {
                 self.homes_relaxed(state, runs, from, card, |step, _, _| out.push(step));
             } else if state.goes_home(card) {
                 out.push(Step { from, to: None });
