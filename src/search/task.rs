@@ -114,7 +114,7 @@ impl<G: Game> Task<G> {
     /// Whether this is a shared relaxed walk of a refinement the workers
     /// have left behind: it can prove nothing.
     pub(super) fn outdated(&self, workers: &Workers<G>) -> bool {
-        self.tactic == Tactic::Relaxed && workers.generation() != self.generation
+        self.tactic == Tactic::Relaxed && workers.refined_past(self.generation)
     }
 
     /// This thread's part in the exhaustive tactic the workers share.
@@ -173,8 +173,10 @@ impl<G: Game> Task<G> {
                         walk.resume(search, &mut view)
                     });
                     match end {
+                        // `Task::outdated`, which the attempt's borrow of
+                        // `self` keeps from being called here.
                         End::OutOfNodes if part < budget => {
-                            if workers.generation() != self.generation {
+                            if workers.refined_past(self.generation) {
                                 return End::RelaxationWon;
                             }
                         }

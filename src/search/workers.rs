@@ -208,6 +208,13 @@ impl<G: Game> Workers<G> {
         self.generation.load(Ordering::Relaxed)
     }
 
+    /// Whether the relaxation was refined (or handed over to the full
+    /// walk) since a walk of `generation` began: such a walk proves
+    /// nothing.
+    pub(super) fn refined_past(&self, generation: u32) -> bool {
+        self.generation() != generation
+    }
+
     /// Says that a relaxed walk of `generation` won the relaxation by
     /// `line`, which is not the game's, `refined` the deal's position in
     /// the next refinement if the game has one (see [`Game::refined`]): the
