@@ -62,7 +62,8 @@ pub(super) struct Search<'a, G: Game> {
     pub(super) best: u32,
     /// The node count at which this turn ends.
     pub(super) turn_end: u64,
-    /// Set when another thread decided the deal (see
+    /// Set once another worker's search ended the deal's: it decided, or
+    /// the clock or Ctrl-C stopped it (see
     /// [`solve_parallel`](super::solve_parallel)).
     pub(super) halt: Option<&'a AtomicBool>,
     /// Threads a beam may play its rollouts on (see [`super::beam`]).
@@ -132,6 +133,9 @@ impl<'a, G: Game> Search<'a, G> {
             return Err(Stop::MaxNodes);
         }
         self.nodes += 1;
+        if self.halted() {
+            return Err(Stop::Interrupted);
+        }
         match self.at_check() {
             true => {
                 self.tell();
@@ -163,10 +167,16 @@ impl<'a, G: Game> Search<'a, G> {
         {
             return Err(Stop::Interrupted);
         }
-        if self.halt.is_some_and(|halt| halt.load(Ordering::Relaxed)) {
+        if self.halted() {
             return Err(Stop::Interrupted);
         }
         Ok(())
+    }
+
+    /// Whether another worker's search has ended the deal's (see
+    /// [`Search::halt`]): read at every position, as it costs a load.
+    fn halted(&self) -> bool {
+        self.halt.is_some_and(|halt| halt.load(Ordering::Relaxed))
     }
 
     fn at_max_nodes(&self) -> bool {

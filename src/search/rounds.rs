@@ -135,8 +135,13 @@ pub(super) fn take_turns<G: Game>(
         ..
     } = scheduler;
     if let Some(workers) = workers {
-        if let Verdict::Won | Verdict::Lost = verdict {
+        // A verdict, the clock and Ctrl-C end every worker's search: the
+        // others stop at their next position, not at their next clock
+        // reading, which a worker faulting in a grown table's fresh pages
+        // may not make for a second or more.
+        if verdict != Verdict::Unknown || matches!(stop, Some(Stop::Timeout | Stop::Interrupted)) {
             workers.halt.store(true, Ordering::Relaxed);
+            workers.table.stop_growing();
         }
         // A thread that stops still in the workers' best-first search
         // leaves it, so that walks waiting to take its place are not kept

@@ -82,7 +82,8 @@ pub(super) struct Workers<G: Game> {
     generation: AtomicU32,
     /// Workers that started: the next one's worker index.
     pub(super) started: AtomicUsize,
-    /// Set when a worker decided the deal: the others stop.
+    /// Set when a worker decided the deal, or the clock or Ctrl-C stopped
+    /// its search: the others stop at their next position.
     pub(super) halt: AtomicBool,
     /// The widest level of narrowing whose search ended on any worker: no
     /// narrower one can win either.

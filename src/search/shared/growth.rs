@@ -78,11 +78,12 @@ impl<K: TableKey> SharedTable<K> {
     }
 
     /// Whether the table should grow now: it is over half full, a larger
-    /// size fits, and none is being copied.
+    /// size fits, none is being copied, and the search goes on.
     pub(super) fn grows(&self) -> bool {
         let len = self.len.load(Ordering::Relaxed);
         self.filled.load(Ordering::Relaxed) * 2 > len
             && !self.copying.load(Ordering::Relaxed)
+            && !self.stopping.load(Ordering::Relaxed)
             && self.next_len(len).is_some()
     }
 
@@ -116,7 +117,8 @@ impl<K: TableKey> SharedTable<K> {
     /// in the order of their homes (see [`SharedTable`]), and gives each
     /// slice back once no look can reach it; `store` is the copying
     /// thread's hold on the store. The views look meanwhile as
-    /// `SharedView::look` says.
+    /// `SharedView::look` says. Once the search has ended, the slices not
+    /// yet copied are forgotten (see [`SharedTable::stop_growing`]).
     pub(super) fn copy(&self, store: &Store<K>) {
         let (old, new) = (store.old.as_ref().expect("a size to copy"), &store.slots);
         let chunk = Slots::<K>::CHUNK;
@@ -125,6 +127,10 @@ impl<K: TableKey> SharedTable<K> {
         let mut given = 0;
         let mut at = 0;
         while at < end {
+            if self.stopping.load(Ordering::Relaxed) {
+                self.forgot.store(true, Ordering::Relaxed);
+                break;
+            }
             self.hot.copied_to.store(at, Ordering::SeqCst);
             self.settle();
             // No look that began before `copied_to` moved goes on, and

@@ -83,6 +83,8 @@ pub(super) struct SharedTable<K: TableKey> {
     hot: Hot,
     /// Set while a thread copies a size.
     copying: AtomicBool,
+    /// Set once the search has ended (see [`SharedTable::stop_growing`]).
+    stopping: AtomicBool,
     /// Each view's count of its looks into an old size: odd while it
     /// looks (see [`SharedTable::settle`]).
     looks: Mutex<Vec<Arc<AtomicU64>>>,
@@ -119,6 +121,7 @@ impl<K: TableKey> SharedTable<K> {
             store: RwLock::new(store),
             hot: Hot::default(),
             copying: AtomicBool::new(false),
+            stopping: AtomicBool::new(false),
             looks: Mutex::new(Vec::new()),
             len: AtomicUsize::new(first),
             filled: AtomicUsize::new(0),
@@ -164,6 +167,16 @@ impl<K: TableKey> SharedTable<K> {
         self.filled.store(0, Ordering::Relaxed);
         self.forgot.store(false, Ordering::Relaxed);
         self.forgotten.store(0, Ordering::Relaxed);
+        self.stopping.store(false, Ordering::Relaxed);
+    }
+
+    /// Says that the search has ended (decided, or stopped by the clock or
+    /// Ctrl-C): a size being copied is left part copied, the rest of the
+    /// old one forgotten, so that the copying thread, which reads no
+    /// clock, does not hold the search's end back while the kernel hands
+    /// it the new size's pages. Forgetting costs time, never a verdict.
+    pub(super) fn stop_growing(&self) {
+        self.stopping.store(true, Ordering::Relaxed);
     }
 
     /// Whether the table forgets for want of room, and often: no larger
