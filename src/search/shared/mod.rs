@@ -167,7 +167,6 @@ impl<K: TableKey> SharedTable<K> {
         self.filled.store(0, Ordering::Relaxed);
         self.forgot.store(false, Ordering::Relaxed);
         self.forgotten.store(0, Ordering::Relaxed);
-        self.stopping.store(false, Ordering::Relaxed);
     }
 
     /// Says that the search has ended (decided, or stopped by the clock or

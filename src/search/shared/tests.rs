@@ -72,8 +72,7 @@ fn growing_keeps_every_position_and_its_mark() {
 /// Once the search has ended, a growth under way copies nothing more:
 /// the old size's keys are forgotten, and the table says so (the walks
 /// then guard their paths); the old size is dropped and the table goes
-/// on answering. No growth starts after it. A table forgotten whole for
-/// the next search grows and copies again.
+/// on answering. No growth starts after it.
 #[test]
 fn a_growth_once_the_search_ended_forgets_rather_than_copies() {
     let table = SharedTable::<u64>::new(4 << 20);
@@ -94,10 +93,6 @@ fn a_growth_once_the_search_ended_forgets_rather_than_copies() {
     assert_eq!(offer(&table, [1].into_iter(), |_| true), [true]);
     table.filled.store(usize::MAX / 4, Ordering::Relaxed);
     assert!(!table.grows());
-    table.forget_all();
-    offer(&table, 1..=60_000u64, |_| true);
-    assert!(!table.has_forgotten());
-    assert_eq!(table.len(), 60_000);
 }
 
 /// Sizes grow fourfold, and double from 256 MiB, while the size after
