@@ -269,7 +269,7 @@ impl<G: Game> Walk<G> {
             frame.next += 1;
             let again = frame.again;
             if search.game.is_won(&child) {
-                if self.relaxed && !search.game.is_game_line(&self.path_moves()) {
+                if !Self::game_line_after(search.game, self.relaxed, frame.game_line, mv) {
                     return End::RelaxationWon;
                 }
                 search.best = search.game.cards_home(&child);
@@ -324,7 +324,7 @@ impl<G: Game> Walk<G> {
         // are no measure of how far the game gets.
         let game_line = match (self.stack.last(), last) {
             (Some(parent), Some(mv)) => {
-                parent.game_line && (!self.relaxed || game.is_game_line(&[mv]))
+                Self::game_line_after(game, self.relaxed, parent.game_line, mv)
             }
             _ => true,
         };
@@ -395,6 +395,13 @@ impl<G: Game> Walk<G> {
             self.path_kept = true;
         }
         self.path.contains(&key)
+    }
+
+    /// Whether a path that is a line of the game (`on_line`) still is one
+    /// after `mv`: in a relaxed walk, if the game has the move (see
+    /// [`Game::is_game_line`]); in any other, always.
+    fn game_line_after(game: &G, relaxed: bool, on_line: bool, mv: G::Move) -> bool {
+        on_line && (!relaxed || game.is_game_line(&[mv]))
     }
 
     /// The deal's position in a finer relaxation, once this relaxed walk
