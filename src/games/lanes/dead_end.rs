@@ -34,6 +34,23 @@
 //! The test is worth its cost only where no pile is empty: it finds
 //! positions lost in the last pass, where the waste can no longer be
 //! dealt off and every pile is stuck.
+//!
+//! A position reached by an undoable move, a run card `c` taken off the
+//! card `a` it was built on to another pile's top `b`, is dead exactly
+//! when the one before is, so the search, which tested that one, skips
+//! the test (`State::undoable`). No pile is empty in either, or in
+//! neither. The relaxed game from each reaches the same: from the one
+//! before, `c` goes onto `b` (a top); from the one after, back onto `a`
+//! (now a top), uncovering `b`; either way `c` has left, `a` and `b` have
+//! been tops, and the game goes on alike. A pile other than those two
+//! holds the same cards; `a`'s pile holds one card fewer; `b`'s holds
+//! `c` besides, which has left, and which, if it cannot go home, finds
+//! room: it builds on `a` and `b`, both tops once, and at most two cards
+//! of its rank and colour need them. So a pile that can be the first
+//! emptied before the move can be after it too, and the converse is the
+//! same argument with the roles of `a` and `b` swapped. In a relaxed
+//! position each member makes the same move or its twin's (see
+//! `relaxed`).
 
 use super::{Lanes, PILES, State};
 use crate::card::Card;
@@ -347,6 +364,48 @@ mod tests {
         assert!(
             roomless >= 3,
             "{roomless} found by the room their cards need"
+        );
+    }
+
+    /// On crowded positions and a few random moves on, a move that can be
+    /// undone leaves the test's answer as it was, dead or not, for the
+    /// game's position and for its relaxation: the search skips the test
+    /// after such a move (`State::undoable`), which needs that.
+    #[test]
+    fn an_undoable_move_leaves_the_answer_as_it_was() {
+        let mut rng = ChaCha8Rng::seed_from_u64(36);
+        let (mut alive, mut dead, mut relaxed_dead) = (0, 0, 0);
+        for _ in 0..300 {
+            let game = Lanes::new(&twinned(crowded(&mut rng), &mut rng)).unwrap();
+            let mut state = game.initial();
+            for _ in 0..12 {
+                let moves = crate::games::testing::full_moves(&game, &state);
+                let Some(&next) = moves.get(rng.random_range(0..moves.len().max(1))) else {
+                    break;
+                };
+                for &step in &moves {
+                    let after = game.play(&state, step);
+                    if !after.undoable {
+                        continue;
+                    }
+                    let before = cannot_win(&game, &state);
+                    assert_eq!(
+                        cannot_win(&game, &after),
+                        before,
+                        "{step:?} from\n{state:?}"
+                    );
+                    let [relaxed_before, relaxed_after] =
+                        [state, after].map(|s| game.every_member_dead(&game.relax(&s)));
+                    assert_eq!(relaxed_after, relaxed_before, "relaxed {step:?}");
+                    (alive, dead) = (alive + !before as u32, dead + before as u32);
+                    relaxed_dead += relaxed_before as u32;
+                }
+                state = game.play(&state, next);
+            }
+        }
+        assert!(
+            alive >= 100 && dead >= 100 && relaxed_dead >= 50,
+            "{alive} alive, {dead} dead, {relaxed_dead} dead in the relaxation"
         );
     }
 }

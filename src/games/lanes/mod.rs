@@ -128,6 +128,11 @@ pub struct State {
     /// colours whose suits it keeps (none but in a refinement): the cards
     /// are one member's, and the key forgets the other run cards' suits.
     relaxation: Option<Kept>,
+    /// Whether the move that reached the position took a run card off the
+    /// card it was built on to another pile's top: a move it can undo, so
+    /// the dead-end test answers as it did for the position before (see
+    /// [`dead_end`]). Not in the key.
+    undoable: bool,
 }
 
 impl State {
@@ -297,6 +302,7 @@ impl Game for Lanes {
                 cursor: board.waste.as_ref().map_or(0, Vec::len) as u8,
                 redeals: board.redeals.unwrap_or(REDEALS),
                 relaxation: None,
+                undoable: false,
             },
             talon,
         })
@@ -353,8 +359,12 @@ impl Game for Lanes {
     }
 
     /// See [`dead_end`]; a relaxed position is a dead end when each of its
-    /// members is ([`relaxed`]).
+    /// members is ([`relaxed`]). One reached by an undoable move is not
+    /// tested: the position before it was, and the answer is the same.
     fn is_dead_end(&self, state: &State) -> bool {
+        if state.undoable {
+            return false;
+        }
         match state.relaxation.is_some() {
             false => dead_end::cannot_win(self, state),
             true => self.every_member_dead(state),
@@ -491,6 +501,10 @@ impl Game for Lanes {
     fn play(&self, state: &State, step: Step) -> State {
         let card = self.card_at(state, step.from);
         let mut next = *state;
+        next.undoable = matches!(step.from, From::Pile(p) if state.piles[p as usize].run_len() > 0)
+            && step
+                .to
+                .is_some_and(|to| to < relaxed::HOME_AS && state.tops[to as usize] != NO_CARD);
         match step.from {
             From::Pile(p) => {
                 let p = p as usize;
