@@ -87,26 +87,55 @@ const fn masks(pairs: &[[u8; 2]; Card::COUNT]) -> [Cards; Card::COUNT] {
 
 /// Whether no line from `state` gets every card home (see the module).
 pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
-    cannot_win_as(game, state, |card| card)
+    // An empty pile takes any card: the argument starts from none.
+    !state.tops.contains(&NO_CARD)
+        && cannot_win_as(game, state, &Piles::of(game, state), |card| card)
 }
 
-/// Whether no line wins from `state` with each pile card `card` made
-/// `as_card(card)`: a member of a relaxed position with twins in its runs
-/// swapped (see `relaxed`), tested without building its piles.
-pub(super) fn cannot_win_as(game: &Lanes, state: &State, as_card: impl Fn(Card) -> Card) -> bool {
-    // An empty pile takes any card: the argument starts from none.
-    if state.tops.contains(&NO_CARD) {
-        return false;
+/// A position's piles, each card's index bottom first: read once for the
+/// test of a relaxed position's members, which differ only in the suits
+/// of some run cards.
+pub(super) struct Piles {
+    cards: [[u8; Card::COUNT]; PILES],
+    len: [usize; PILES],
+}
+
+impl Piles {
+    pub(super) fn of(game: &Lanes, state: &State) -> Piles {
+        let mut piles = Piles {
+            cards: [[0; Card::COUNT]; PILES],
+            len: [0; PILES],
+        };
+        for p in 0..PILES {
+            let (cards, len) = (&mut piles.cards[p], &mut piles.len[p]);
+            pile_cards(&game.start_cards[p], state.piles[p], |card| {
+                cards[*len] = card.index() as u8;
+                *len += 1;
+            });
+        }
+        piles
     }
+}
+
+/// Whether no line wins from `state`, no pile of it empty, with each pile
+/// card `card` made `as_card(card)`: a member of a relaxed position with
+/// twins in its runs swapped (see `relaxed`), tested without building its
+/// piles. `piles` are `state`'s.
+pub(super) fn cannot_win_as(
+    game: &Lanes,
+    state: &State,
+    piles: &Piles,
+    as_card: impl Fn(Card) -> Card,
+) -> bool {
     // A pile of one card that can leave at once, home or onto another
     // pile's top, is cleared with room by the relaxed game's first step:
     // the answer without the work of setting that game up.
-    let lone = |p: usize| state.piles[p].cards() == 1;
+    let lone = |p: usize| piles.len[p] == 1;
     let top = |p: usize| as_card(Card::from_index(state.tops[p] as usize));
     if (0..PILES).any(|p| lone(p) && state.has_place(top(p))) {
         return false;
     }
-    Relaxed::play(game, state, as_card).is_some()
+    Relaxed::play(game, state, piles, as_card).is_some()
 }
 
 /// The most the relaxed game reaches before a pile is empty.
@@ -124,19 +153,24 @@ impl Relaxed {
     /// The relaxed game played to its end, or `None` as soon as some pile
     /// could be the first emptied: a pile that has room keeps it as the
     /// game goes on, since cards only go home and bases only appear.
-    fn play(game: &Lanes, state: &State, as_card: impl Fn(Card) -> Card) -> Option<Relaxed> {
+    fn play(
+        game: &Lanes,
+        state: &State,
+        dealt: &Piles,
+        as_card: impl Fn(Card) -> Card,
+    ) -> Option<Relaxed> {
         // The piles and, in the last pass, the waste: each a stack, bottom
         // first, of which `len` cards have not left.
         let mut stacks = [[0u8; Card::COUNT]; PILES + 1];
         let mut len = [0usize; PILES + 1];
         let mut piles = [0; PILES];
         for p in 0..PILES {
-            pile_cards(&game.start_cards[p], state.piles[p], |card| {
-                let card = as_card(card);
-                stacks[p][len[p]] = card.index() as u8;
-                len[p] += 1;
-                piles[p] |= 1 << card.index();
-            });
+            len[p] = dealt.len[p];
+            for (at, &card) in stacks[p].iter_mut().zip(&dealt.cards[p][..len[p]]) {
+                let card = as_card(Card::from_index(card as usize)).index();
+                *at = card as u8;
+                piles[p] |= 1 << card;
+            }
         }
         let mut home = state.home_cards();
         // The cards that have left their place, home or to a pile, and
@@ -345,7 +379,8 @@ mod tests {
                 continue;
             };
             let game = Lanes::new(&board).unwrap();
-            let relaxed = Relaxed::play(&game, &game.initial(), |card| card);
+            let start = game.initial();
+            let relaxed = Relaxed::play(&game, &start, &Piles::of(&game, &start), |card| card);
             let is_dead = cannot_win(&game, &game.initial());
             roomless += relaxed.is_some_and(|r| (0..PILES).any(|p| r.clears(p))) as u32;
             assert!(

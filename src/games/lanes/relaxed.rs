@@ -50,7 +50,7 @@
 
 use std::num::NonZeroU32;
 
-use super::dead_end::{Cards, TWINS, cannot_win, cannot_win_as};
+use super::dead_end::{Cards, Piles, TWINS, cannot_win_as};
 use super::{From, Lanes, PILES, SAFE, State, Step};
 use crate::card::{Card, Colour, Suit};
 use crate::game::Game;
@@ -337,7 +337,8 @@ impl Lanes {
         if state.tops.contains(&NO_CARD) || (0..PILES).any(|p| lone(p) && builds(p)) {
             return false;
         }
-        if !cannot_win(self, state) {
+        let piles = Piles::of(self, state);
+        if !cannot_win_as(self, state, &piles, |card| card) {
             return false;
         }
         // The pairs both in runs and not kept, each named by its card of
@@ -360,7 +361,7 @@ impl Lanes {
                 1 => twin(card),
                 _ => card,
             };
-            if !cannot_win_as(self, state, swapped) {
+            if !cannot_win_as(self, state, &piles, swapped) {
                 return false;
             }
             swaps = (swaps - 1) & pairs;
