@@ -135,7 +135,7 @@ pub(super) fn cannot_win_as(
     if (0..PILES).any(|p| lone(p) && state.has_place(top(p))) {
         return false;
     }
-    Relaxed::play(game, state, piles, as_card).is_some()
+    Relaxed::play(game, state, piles, as_card, 0).is_some()
 }
 
 /// The most the relaxed game reaches before a pile is empty.
@@ -153,11 +153,19 @@ impl Relaxed {
     /// The relaxed game played to its end, or `None` as soon as some pile
     /// could be the first emptied: a pile that has room keeps it as the
     /// game goes on, since cards only go home and bases only appear.
+    ///
+    /// Each card of `twins`, pairs of a rank and colour in runs, stands for
+    /// either card of its pair: whatever one of them reaches, the other
+    /// does, and one whose twin is home needs no room (a member's card in
+    /// its place may be that twin). So the game reaches all that each way
+    /// of swapping the pairs in the piles reaches, and more (see
+    /// `relaxed`).
     fn play(
         game: &Lanes,
         state: &State,
         dealt: &Piles,
         as_card: impl Fn(Card) -> Card,
+        twins: Cards,
     ) -> Option<Relaxed> {
         // The piles and, in the last pass, the waste: each a stack, bottom
         // first, of which `len` cards have not left.
@@ -208,12 +216,14 @@ impl Relaxed {
                     }
                 }
             }
+            reachable = twinned(reachable, twins);
+            tableau = twinned(tableau, twins);
             // Each suit home as far as its cards have been reachable in a row.
             for suit in 0..4 {
                 let field = (reachable | home) >> (13 * suit) & SUIT;
                 home |= ((1 << (!field).trailing_zeros().min(13)) - 1) << (13 * suit);
             }
-            left |= home;
+            left = twinned(left | home, twins);
             // A card home may have been built on the tableau first, so each
             // reachable card not yet moved there is tried, home or not.
             loop {
@@ -227,13 +237,13 @@ impl Relaxed {
                 if moving == 0 {
                     break;
                 }
-                moved |= moving;
-                left |= moving;
-                tableau |= moving;
+                moved = twinned(moved | moving, twins);
+                left = twinned(left | moving, twins);
+                tableau = twinned(tableau | moving, twins);
             }
             let relaxed = Relaxed {
                 piles,
-                home,
+                home: twinned(home, twins),
                 left,
                 tableau,
             };
@@ -266,6 +276,20 @@ impl Relaxed {
         }
         true
     }
+}
+
+/// `set` with the other card of each rank and colour in `twins` too.
+fn twinned(set: Cards, twins: Cards) -> Cards {
+    let m = set & twins;
+    let swapped =
+        (m >> 39) & SUIT | (m >> 26 & SUIT) << 13 | (m >> 13 & SUIT) << 26 | (m & SUIT) << 39;
+    set | swapped
+}
+
+/// Whether no member of a relaxed position wins: its cards `piles`, each
+/// card of `twins` standing for itself or the other of its rank and colour.
+pub(super) fn no_member_wins(game: &Lanes, state: &State, piles: &Piles, twins: Cards) -> bool {
+    Relaxed::play(game, state, piles, |card| card, twins).is_some()
 }
 
 /// Each card with the other card of its rank and colour.
@@ -380,7 +404,8 @@ mod tests {
             };
             let game = Lanes::new(&board).unwrap();
             let start = game.initial();
-            let relaxed = Relaxed::play(&game, &start, &Piles::of(&game, &start), |card| card);
+            let piles = Piles::of(&game, &start);
+            let relaxed = Relaxed::play(&game, &start, &piles, |card| card, 0);
             let is_dead = cannot_win(&game, &game.initial());
             roomless += relaxed.is_some_and(|r| (0..PILES).any(|p| r.clears(p))) as u32;
             assert!(

@@ -567,3 +567,56 @@ fn narrowed_moves_are_some_of_the_full_ones() {
     assert!(left_out.iter().all(|&n| n > 500), "left out {left_out:?}");
     assert!(beyond_window > 20, "{beyond_window} cards past the window");
 }
+
+/// Where one relaxed game, each card of some pairs of a rank and colour in
+/// runs standing for either card of its pair, finds no pile to empty, the
+/// game of each way of swapping those pairs finds none either: the test of
+/// a relaxed position asks that game first, for all its members at once.
+#[test]
+fn one_game_for_every_member_is_dead_only_where_each_is() {
+    let mut picks = Picks::new(37);
+    let (mut dead, mut undecided) = (0, 0);
+    for n in 1..=5000 {
+        let board = with_waste(late_position(n), &mut picks);
+        let game = Lanes::new(&board).unwrap();
+        let mut state = game.initial();
+        for _ in 0..picks.below(80) {
+            let moves = full_moves(&game, &state);
+            if moves.is_empty() {
+                break;
+            }
+            state = game.play(&state, moves[picks.early(moves.len(), 2)]);
+        }
+        let runs = game.run_cards(&state);
+        let in_runs = |card: &Card| {
+            let pair = dead_end::TWINS[card.index()];
+            *card == relaxed::twins(*card)[0] && runs & pair == pair
+        };
+        let pairs: Vec<Card> = Card::all().filter(in_runs).collect();
+        if pairs.is_empty() || pairs.len() > 4 || state.tops.contains(&NO_CARD) {
+            continue;
+        }
+        let either = (pairs.iter()).fold(0, |either, card| either | dead_end::TWINS[card.index()]);
+        let piles = dead_end::Piles::of(&game, &state);
+        let all = dead_end::no_member_wins(&game, &state, &piles, either);
+        let each = (0..1u32 << pairs.len()).all(|swaps| {
+            let swapped =
+                |card: Card| match pairs.iter().position(|&p| relaxed::twins(card)[0] == p) {
+                    Some(i) if swaps >> i & 1 != 0 => relaxed::twin(card),
+                    _ => card,
+                };
+            dead_end::cannot_win_as(&game, &state, &piles, swapped)
+        });
+        assert!(
+            !all || each,
+            "dead for all, not each:\n{}",
+            game.to_board(&state).to_text()
+        );
+        dead += all as u32;
+        undecided += (!all && each) as u32;
+    }
+    assert!(
+        dead >= 300,
+        "{dead} dead for every member, {undecided} only member by member"
+    );
+}
