@@ -52,6 +52,22 @@ fn with_waste(mut board: Board, picks: &mut Picks) -> Board {
     board
 }
 
+/// A late position of deal `n` with a waste ([`with_waste`]), its engine,
+/// and the position after up to `most` random moves from it.
+fn played_on(n: u64, most: usize, picks: &mut Picks) -> (Board, Lanes, State) {
+    let board = with_waste(late_position(n), picks);
+    let game = Lanes::new(&board).unwrap();
+    let mut state = game.initial();
+    for _ in 0..picks.below(most) {
+        let moves = full_moves(&game, &state);
+        if moves.is_empty() {
+            break;
+        }
+        state = game.play(&state, moves[picks.early(moves.len(), 2)]);
+    }
+    (board, game, state)
+}
+
 /// Three of the slowest wins of deals 1..1000 at commit 695269e (4.6,
 /// 4.0 and 2.4 s on two threads), which the beams won first (the walks
 /// alone took over 6M positions), and 775, which the full walk won in
@@ -131,16 +147,7 @@ fn relaxed_losses_are_losses_of_the_game() {
     let (mut won, mut lost, mut proven, mut split, mut members) = (0, 0, 0, 0, 0);
     let (mut realized, mut refined) = (0, 0);
     for n in 1..=1500 {
-        let board = with_waste(late_position(n), &mut picks);
-        let game = Lanes::new(&board).unwrap();
-        let mut state = game.initial();
-        for _ in 0..picks.below(24) {
-            let moves = full_moves(&game, &state);
-            if moves.is_empty() {
-                break;
-            }
-            state = game.play(&state, moves[picks.early(moves.len(), 2)]);
-        }
+        let (board, game, mut state) = played_on(n, 24, &mut picks);
         let runs = game.run_cards(&state);
         if runs == 0 {
             continue;
@@ -577,16 +584,7 @@ fn one_game_for_every_member_is_dead_only_where_each_is() {
     let mut picks = Picks::new(37);
     let (mut dead, mut undecided) = (0, 0);
     for n in 1..=5000 {
-        let board = with_waste(late_position(n), &mut picks);
-        let game = Lanes::new(&board).unwrap();
-        let mut state = game.initial();
-        for _ in 0..picks.below(80) {
-            let moves = full_moves(&game, &state);
-            if moves.is_empty() {
-                break;
-            }
-            state = game.play(&state, moves[picks.early(moves.len(), 2)]);
-        }
+        let (_, game, state) = played_on(n, 80, &mut picks);
         let runs = game.run_cards(&state);
         let in_runs = |card: &Card| {
             let pair = dead_end::TWINS[card.index()];
