@@ -163,7 +163,7 @@ impl Relaxed {
     fn play(
         game: &Lanes,
         state: &State,
-        dealt: &Piles,
+        cards: &Piles,
         as_card: impl Fn(Card) -> Card,
         twins: Cards,
     ) -> Option<Relaxed> {
@@ -173,8 +173,8 @@ impl Relaxed {
         let mut len = [0usize; PILES + 1];
         let mut piles = [0; PILES];
         for p in 0..PILES {
-            len[p] = dealt.len[p];
-            for (at, &card) in stacks[p].iter_mut().zip(&dealt.cards[p][..len[p]]) {
+            len[p] = cards.len[p];
+            for (at, &card) in stacks[p].iter_mut().zip(&cards.cards[p][..len[p]]) {
                 let card = as_card(Card::from_index(card as usize)).index();
                 *at = card as u8;
                 piles[p] |= 1 << card;
@@ -216,14 +216,14 @@ impl Relaxed {
                     }
                 }
             }
-            reachable = twinned(reachable, twins);
-            tableau = twinned(tableau, twins);
+            reachable = with_twins(reachable, twins);
+            tableau = with_twins(tableau, twins);
             // Each suit home as far as its cards have been reachable in a row.
             for suit in 0..4 {
                 let field = (reachable | home) >> (13 * suit) & SUIT;
                 home |= ((1 << (!field).trailing_zeros().min(13)) - 1) << (13 * suit);
             }
-            left = twinned(left | home, twins);
+            left = with_twins(left | home, twins);
             // A card home may have been built on the tableau first, so each
             // reachable card not yet moved there is tried, home or not.
             loop {
@@ -237,13 +237,13 @@ impl Relaxed {
                 if moving == 0 {
                     break;
                 }
-                moved = twinned(moved | moving, twins);
-                left = twinned(left | moving, twins);
-                tableau = twinned(tableau | moving, twins);
+                moved = with_twins(moved | moving, twins);
+                left = with_twins(left | moving, twins);
+                tableau = with_twins(tableau | moving, twins);
             }
             let relaxed = Relaxed {
                 piles,
-                home: twinned(home, twins),
+                home: with_twins(home, twins),
                 left,
                 tableau,
             };
@@ -279,7 +279,7 @@ impl Relaxed {
 }
 
 /// `set` with the other card of each rank and colour in `twins` too.
-fn twinned(set: Cards, twins: Cards) -> Cards {
+fn with_twins(set: Cards, twins: Cards) -> Cards {
     let m = set & twins;
     let swapped =
         (m >> 39) & SUIT | (m >> 26 & SUIT) << 13 | (m >> 13 & SUIT) << 26 | (m & SUIT) << 39;
