@@ -343,21 +343,20 @@ impl Lanes {
             return false;
         }
         // The pairs both in runs and not kept, each named by its card of
-        // suit bit 0.
+        // suit bit 0 (`pairs`), and their cards (`either`).
         let runs = self.run_cards(state);
-        let mut pairs: Cards = 0;
+        let (mut pairs, mut either): (Cards, Cards) = (0, 0);
         for card in Card::all().filter(|&card| card == twins(card)[0]) {
             let pair = TWINS[card.index()];
             if runs & pair == pair && !state.kept().has(card) {
                 pairs |= 1 << card.index();
+                either |= pair;
             }
         }
         // One relaxed game in which each card of a pair stands for either
         // card of it plays every member's moves and more: where it finds
         // no pile to empty, no member does, and the members need no test
         // of their own (nearly always, where `state` is dead).
-        let either = (Card::all().filter(|card| pairs >> card.index() & 1 != 0))
-            .fold(0, |either, card| either | TWINS[card.index()]);
         if no_member_wins(self, state, &piles, either) {
             return true;
         }
