@@ -52,11 +52,11 @@
 //! position each member makes the same move or its twin's (see
 //! `relaxed`).
 
-use super::{Lanes, PILES, State};
+use super::{Lanes, MAX_TALON, PILES, State};
 use crate::card::Card;
 use crate::games::NO_CARD;
-use crate::games::alternating::{BASES, BUILT_ON, pile_cards};
-use crate::games::talon;
+use crate::games::alternating::{BASES, BUILT_ON, MAX_START, pile_cards};
+use crate::games::talon::{self, Talon};
 
 /// A set of cards, a bit each by card index: a suit's 13 cards are 13 bits
 /// in a row, the Ace lowest (see [`Card::index`]).
@@ -83,6 +83,50 @@ const fn masks(pairs: &[[u8; 2]; Card::COUNT]) -> [Cards; Card::COUNT] {
         i += 1;
     }
     table
+}
+
+/// The cards of sets of talon places, and of each pile's first starting
+/// cards, as [`Cards`]: looked up a byte of places at a time, where
+/// reading each place's card in turn took a share of every relaxed
+/// position's moves and dead-end test.
+pub(super) struct CardSets {
+    /// For each byte of a place mask, the cards of each of its values.
+    talon: [[Cards; 256]; Card::COUNT.div_ceil(8)],
+    /// For each pile, the cards of its first `d` starting cards (index `d`).
+    dealt: [[Cards; MAX_START + 1]; PILES],
+}
+
+impl CardSets {
+    pub(super) fn new(talon: &Talon<MAX_TALON>, start_cards: &[[Card; MAX_START]; PILES]) -> Self {
+        let mut sets = CardSets {
+            talon: [[0; 256]; Card::COUNT.div_ceil(8)],
+            dealt: [[0; MAX_START + 1]; PILES],
+        };
+        for (byte, cards) in sets.talon.iter_mut().enumerate() {
+            for (value, set) in cards.iter_mut().enumerate() {
+                let places = (value as u128) << (8 * byte) & talon.full();
+                *set = talon::places(places).fold(0, |set, t| set | 1 << talon.card(t).index());
+            }
+        }
+        for (dealt, start) in sets.dealt.iter_mut().zip(start_cards) {
+            for d in 1..=MAX_START {
+                dealt[d] = dealt[d - 1] | 1 << start[d - 1].index();
+            }
+        }
+        sets
+    }
+
+    /// The cards of the talon places `places`.
+    pub(super) fn talon(&self, places: u64) -> Cards {
+        let bytes = places.to_le_bytes();
+        (self.talon.iter().zip(bytes)).fold(0, |set, (cards, byte)| set | cards[byte as usize])
+    }
+
+    /// The starting cards still in their places in `state`.
+    pub(super) fn dealt(&self, state: &State) -> Cards {
+        (self.dealt.iter().zip(&state.piles))
+            .fold(0, |set, (dealt, code)| set | dealt[code.dealt_left()])
+    }
 }
 
 /// Whether no line from `state` gets every card home (see the module).
@@ -189,10 +233,7 @@ impl Relaxed {
             0 => talon::stock(talon, state.cursor),
             _ => talon,
         };
-        let mut reachable: Cards = 0;
-        for t in talon::places(open) {
-            reachable |= 1 << game.talon.card(t).index();
-        }
+        let mut reachable = game.card_sets.talon(open as u64);
         for t in talon::places(talon & !open) {
             stacks[PILES][len[PILES]] = game.talon.card(t).index() as u8;
             len[PILES] += 1;
@@ -467,5 +508,29 @@ mod tests {
             alive >= 100 && dead >= 100 && relaxed_dead >= 50,
             "{alive} alive, {dead} dead, {relaxed_dead} dead in the relaxation"
         );
+    }
+
+    /// The sets looked up agree with the cards read one by one, on crowded
+    /// positions' talons and piles (a table built a byte off, or a pile's
+    /// starting cards counted from the top, would fail here).
+    #[test]
+    fn card_sets_are_the_cards_read_one_by_one() {
+        let mut rng = ChaCha8Rng::seed_from_u64(52);
+        for _ in 0..50 {
+            let game = Lanes::new(&crowded(&mut rng)).unwrap();
+            let state = game.initial();
+            for _ in 0..20 {
+                let places = rng.random::<u64>() & game.talon.full() as u64;
+                let read = talon::places(places as u128)
+                    .fold(0, |set: Cards, t| set | 1 << game.talon.card(t).index());
+                assert_eq!(game.card_sets.talon(places), read);
+            }
+            let dealt = (0..PILES).fold(0, |set: Cards, p| {
+                let cards = &game.start_cards[p][..state.piles[p].dealt_left()];
+                cards.iter().fold(set, |set, card| set | 1 << card.index())
+            });
+            assert_eq!(game.card_sets.dealt(&state), dealt);
+            assert_ne!(dealt, 0);
+        }
     }
 }

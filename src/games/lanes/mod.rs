@@ -181,6 +181,9 @@ pub struct Lanes {
     /// Each pile's starting cards, bottom to top.
     start_cards: [[Card; alternating::MAX_START]; PILES],
     talon: Talon<MAX_TALON>,
+    /// The cards of the talon's places and the piles' starting cards, as
+    /// sets.
+    card_sets: Box<dead_end::CardSets>,
     /// Which foundation place of the board showed each suit, for printing.
     slots: [Option<Suit>; 4],
     /// Whether the board said how many redeals are left, so that
@@ -291,6 +294,7 @@ impl Game for Lanes {
         let talon = Talon::new(board).expect("the rules allow at most 52 cards in the talon");
         let (home, slots) = alternating::read_foundations(board);
         Ok(Lanes {
+            card_sets: Box::new(dead_end::CardSets::new(&talon, &piles.cards)),
             start_cards: piles.cards,
             slots,
             redeals_given: board.redeals.is_some(),

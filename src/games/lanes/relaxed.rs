@@ -56,7 +56,6 @@ use crate::card::{Card, Colour, Suit};
 use crate::game::Game;
 use crate::games::NO_CARD;
 use crate::games::alternating::{PileCode, dealt_top, pile_cards};
-use crate::games::talon;
 
 /// A move home of a run card as the card of suit `s` has `to` of
 /// `HOME_AS + s`: one past the piles, so never a pile.
@@ -165,16 +164,9 @@ impl Lanes {
     /// The cards of the game in runs: neither home, nor in the talon, nor
     /// starting cards still in their place.
     pub(super) fn run_cards(&self, state: &State) -> Cards {
-        let mut out: Cards = ((1 << Card::COUNT) - 1) & !state.home_cards();
-        for t in talon::places(state.talon as u128) {
-            out &= !(1 << self.talon.card(t).index());
-        }
-        for p in 0..PILES {
-            for card in &self.start_cards[p][..state.piles[p].dealt_left()] {
-                out &= !(1 << card.index());
-            }
-        }
-        out
+        let elsewhere =
+            state.home_cards() | self.card_sets.talon(state.talon) | self.card_sets.dealt(state);
+        ((1 << Card::COUNT) - 1) & !elsewhere
     }
 
     /// Calls `each` with each move home of the card `card` at `from` in
