@@ -13,25 +13,41 @@
 //!
 //! # Why the pruning loses no win
 //!
-//! `Lanes::moves` leaves out two kinds of move: all but a safe move home
-//! (see [`super::safe_home`]; in the talon it holds for the waste's top,
-//! which goes home without a draw, and for the stock's next card, whose
-//! one draw buries nothing), and all but one empty pile and a lone
+//! `Lanes::moves` leaves out three kinds of move: all but a safe move
+//! home (see [`super::safe_home`]; in the talon it holds for the waste's
+//! top, which goes home without a draw, and for the stock's next card,
+//! whose one draw buries nothing); all but one empty pile and a lone
 //! card to an empty pile (the same positions up to the order of the
-//! piles, which the key ignores). Positions where no pile can ever be the
-//! first emptied ([`dead_end`]) are not searched below. Raglan's rule J
-//! (the card just moved stays where it is for a move) saved too few
-//! positions here to carry an argument that leans on the table
-//! (`docs/tuning.md`).
+//! piles, which the key ignores); and, in a full search, a move of the
+//! card the last move put on a pile (rule J, as in Rows of Four and
+//! Raglan): moved on at once, home, onto another top or to an empty pile,
+//! it reaches a position the move before could reach with one move of
+//! that card straight from where it was, with the same draws (or that
+//! position itself, if it goes back: a starting card may come back as a
+//! run card, which the key tells apart but the game does not). In the
+//! relaxation, its move home as its twin stays (a card not yet on a pile
+//! may have had none), and so does its move back (as a run card, the
+//! relaxation knows less of it than as a starting card).
+//! Positions where no pile can ever be the first emptied ([`dead_end`])
+//! are not searched below.
 //!
 //! Nor is a position searched whose key another searched one covers: the
 //! same tableau and talon cards with a stronger talon, a redeal left or
 //! the cursor further back ([`talon::strength`]), wins in as many moves or
 //! fewer. So if a search ends without a win from a winnable start, take a
-//! searched winnable position of least cost (the fewest moves of a line
-//! that wins from it): its moves include one to a cheaper winnable
+//! searched winnable position `E` of least cost (the fewest moves of a
+//! line that wins from it): its moves include one to a cheaper winnable
 //! position (a safe move home keeps a line no longer), which was searched,
-//! or is covered by a searched one no dearer; a contradiction.
+//! or is covered by a searched one no dearer; a contradiction. If rule J
+//! left out the cheapest line's first move, a move of the card `X` that
+//! the move into `E` put down, then the position `E` was searched from
+//! offered the move of `X` straight to the same place (it offered no safe
+//! move alone, as it offered `X`'s move, and `X` was no card placed by
+//! its own last move, as `X` moved), and the position that move reaches
+//! (or that position itself), cheaper than `E`, was searched or is
+//! covered so: the same contradiction. The position a search expands is
+//! expanded once, under the move that first reached it, so the argument
+//! takes that move.
 
 mod dead_end;
 mod relaxed;
@@ -55,8 +71,8 @@ use crate::search::{Plan, Planned, Tactic, TalonKey};
 
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
-pub const PRUNING: &str = "all but a safe move home, all but one empty pile, positions \
-    where no pile can be emptied (even in a game that never loses a place to build or a card \
+pub const PRUNING: &str = "all but a safe move home, all but one empty pile, a card moved on \
+    at once, positions where no pile can be emptied (even in a game that never loses a place to build or a card \
     it reached, each card moved taking a place of its own), \
     and positions whose tableau and talon cards were searched with a redeal or draws to spare";
 
@@ -197,6 +213,26 @@ impl Lanes {
         match from {
             From::Pile(p) => Card::from_index(state.tops[p as usize] as usize),
             From::Talon(t) => self.talon.card(t),
+        }
+    }
+
+    /// Pile `pile`'s code in `state` with `card` put on it. In the game, a
+    /// starting card put back on the one it was dealt on (or on its
+    /// emptied pile, if it was the bottom one) is a starting card again,
+    /// so that the position it left has the one code, and key, it had: as
+    /// a run card, the same cards would have another key, and the search
+    /// would walk them again. In the relaxation it stays a run card, known
+    /// by its rank and colour, a coarser position than the one it left.
+    fn pushed(&self, state: &State, pile: usize, card: Card) -> PileCode {
+        let code = state.piles[pile];
+        let dealt = code.dealt_left();
+        let back = state.relaxation.is_none()
+            && code.run_len() == 0
+            && dealt < self.start.piles[pile].dealt_left()
+            && self.start_cards[pile][dealt] == card;
+        match back {
+            true => PileCode::dealt(pile, dealt + 1),
+            false => code.push(card),
         }
     }
 
@@ -395,9 +431,24 @@ impl Game for Lanes {
     }
 
     /// Moves best first (see `Lanes::order`): a safe move home alone;
-    /// only one empty pile, and no lone card to it. See [`WINDOWS`] for
-    /// what narrowed walks leave out besides.
-    fn moves(&self, state: &State, _last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
+    /// only one empty pile, and no lone card to it; in a full search, no
+    /// move of the card `last` put on a pile but one home as its twin. See
+    /// [`WINDOWS`] for what narrowed walks leave out besides.
+    fn moves(&self, state: &State, last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
+        // The card the last move put on a pile, which stays there (see the
+        // module's argument), and in the relaxation the pile it left, to
+        // which it may go back: a starting card back on its pile as a run
+        // card is one the relaxation knows less of.
+        let (placed, back) = match last {
+            Some(Step { from, to: Some(to) }) if ask.narrowing == 0 && to < relaxed::HOME_AS => {
+                let back = match (from, state.relaxation) {
+                    (From::Pile(from), Some(_)) => Some(from),
+                    _ => None,
+                };
+                (Some(From::Pile(to)), back)
+            }
+            _ => (None, None),
+        };
         let waste_top = state.waste_top();
         let mut sources = [(From::Pile(0), Card::from_index(0)); PILES + MAX_TALON];
         let mut k = 0;
@@ -469,19 +520,30 @@ impl Game for Lanes {
             }
         };
         if let Some(step) = chosen {
-            out.push(step);
+            // The placed card's safe move home is its own from the
+            // position before, which offers it: nothing is left here.
+            if !(Some(step.from) == placed && step.to.is_none()) {
+                out.push(step);
+            }
             return;
         }
         let start = out.len();
         for &(from, card) in sources {
+            // The placed card keeps only its moves home as its twin and back.
+            let stays = Some(from) == placed;
+            let mut push = |step: Step| {
+                if !stays || relaxed::swaps(&step) || (step.to.is_some() && step.to == back) {
+                    out.push(step);
+                }
+            };
             if let Some(runs) = runs {
-                self.homes_relaxed(state, runs, from, card, |step, _, _| out.push(step));
+                self.homes_relaxed(state, runs, from, card, |step, _, _| push(step));
             } else if state.goes_home(card) {
-                out.push(Step { from, to: None });
+                push(Step { from, to: None });
             }
             for base in BASES[card.index()] {
                 if let Some(to) = state.tops.iter().position(|&top| top == base) {
-                    out.push(Step {
+                    push(Step {
                         from,
                         to: Some(to as u8),
                     });
@@ -491,7 +553,7 @@ impl Game for Lanes {
             if let Some(to) = empty
                 && !alone
             {
-                out.push(Step { from, to: Some(to) });
+                push(Step { from, to: Some(to) });
             }
         }
         if ask.ordered {
@@ -526,7 +588,7 @@ impl Game for Lanes {
             Some(to) if to >= relaxed::HOME_AS => self.home_as_twin(&mut next, card),
             Some(to) => {
                 let to = to as usize;
-                next.piles[to] = next.piles[to].push(card);
+                next.piles[to] = self.pushed(&next, to, card);
                 next.tops[to] = card.index() as u8;
             }
         }

@@ -68,6 +68,117 @@ fn played_on(n: u64, most: usize, picks: &mut Picks) -> (Board, Lanes, State) {
     (board, game, state)
 }
 
+/// A starting card moved off its pile and back is a starting card
+/// again: the position has its first key, where as a run card it would
+/// have another, and the search would walk the same cards twice (a
+/// push that forgot to, fails here). Along random play from deals.
+#[test]
+fn a_starting_card_put_back_gives_the_first_key() {
+    let mut put_back = 0;
+    for n in 1..=200 {
+        let game = Lanes::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+        let mut picks = Picks::new(n);
+        let mut state = game.initial();
+        for _ in 0..60 {
+            let moves = full_moves(&game, &state);
+            if moves.is_empty() {
+                break;
+            }
+            for &mv in &moves {
+                let (Some(to), From::Pile(from)) = (mv.to, mv.from) else {
+                    continue;
+                };
+                if state.piles[from as usize].run_len() > 0 || to >= relaxed::HOME_AS {
+                    continue;
+                }
+                let off = game.play(&state, mv);
+                let back = Step {
+                    from: From::Pile(to),
+                    to: Some(from),
+                };
+                if full_moves(&game, &off).contains(&back) {
+                    assert_eq!(
+                        game.key(&game.play(&off, back)),
+                        game.key(&state),
+                        "deal {n}"
+                    );
+                    put_back += 1;
+                }
+            }
+            state = game.play(&state, moves[picks.below(moves.len())]);
+        }
+    }
+    assert!(put_back >= 20, "{put_back} starting cards put back");
+}
+
+/// Rule J leaves out only moves that reach the position before, or a
+/// position it reaches with a move of its own: along random play from
+/// deals and their relaxations, each move of the card the last move put
+/// on a pile that the moves given that last move leave out reaches such a
+/// key, and the moves kept are the position's own (a rule that left out
+/// another move, or the relaxation's move home as a twin, would fail).
+#[test]
+fn a_card_moved_on_at_once_reaches_what_the_move_before_could() {
+    let (mut left_out, mut twins_kept) = (0, 0);
+    for n in 1..=60 {
+        let mut picks = Picks::new(n);
+        let (game, mut state) = match n % 3 {
+            0 => {
+                let game = Lanes::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+                let start = game.initial();
+                (game, start)
+            }
+            1 => {
+                let game = Lanes::new(&crate::deal::deal(&LAYOUT, n)).unwrap();
+                let start = game.relax(&game.initial());
+                (game, start)
+            }
+            _ => {
+                let (_, game, late) = played_on(n, 10, &mut picks);
+                let start = game.relax(&late);
+                (game, start)
+            }
+        };
+        for _ in 0..150 {
+            let moves = full_moves(&game, &state);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[picks.below(moves.len())];
+            let next = game.play(&state, mv);
+            let mut kept = Vec::new();
+            game.moves(&next, Some(mv), Ask::FULL, &mut kept);
+            let all = full_moves(&game, &next);
+            assert!(kept.iter().all(|m| all.contains(m)), "deal {n}");
+            // The relaxation's positions by key; the game's as boards, since
+            // a starting card moved back is a run card to the key.
+            let seen = |s: &State| match s.relaxation {
+                Some(_) => format!("{:?}", game.key(s)),
+                None => game.to_board(s).to_text(),
+            };
+            let before: Vec<_> = (moves.iter().map(|&m| seen(&game.play(&state, m))))
+                .chain([seen(&state)])
+                .collect();
+            for m in all.iter().filter(|m| !kept.contains(m)) {
+                assert!(mv.to.is_some_and(|to| to < relaxed::HOME_AS), "deal {n}");
+                assert_eq!(m.from, From::Pile(mv.to.unwrap()), "deal {n}");
+                let after = seen(&game.play(&next, *m));
+                assert!(before.contains(&after), "deal {n}: {m:?} after {mv:?}");
+                left_out += 1;
+            }
+            twins_kept += (kept.iter())
+                .filter(|m| relaxed::swaps(m) && mv.to.map(From::Pile) == Some(m.from))
+                .count();
+            state = next;
+        }
+    }
+    assert!(left_out > 300, "{left_out} moves left out");
+    assert!(
+        twins_kept > 0,
+        "no move home as a twin kept ({left_out} left out)"
+    );
+}
+
 /// Three of the slowest wins of deals 1..1000 at commit 695269e (4.6,
 /// 4.0 and 2.4 s on two threads), which the beams won first (the walks
 /// alone took over 6M positions), and 775, which the full walk won in
@@ -80,12 +191,12 @@ fn hard_deals_are_won_fast() {
 }
 
 /// Deal 4257, unknown after 2.6G positions of the search before the
-/// horizon walks (the full walk alone won it in 1.0G), is won within
-/// eight million: most of those positions were shuffles that never send
+/// horizon walks (the full walk alone won it in 1.0G), is won within ten
+/// million: most of those positions were shuffles that never send
 /// another card home, which the horizon walks leave out.
 #[test]
 fn the_horizon_walks_win_what_the_others_wander_from() {
-    assert_won_within::<Lanes>(&LAYOUT, &LanesRules, &[4257], 8_000_000, 1 << 28);
+    assert_won_within::<Lanes>(&LAYOUT, &LanesRules, &[4257], 10_000_000, 1 << 28);
 }
 
 /// The relaxed walk as the plan's exhaustive tactic, alone and on two
@@ -488,8 +599,8 @@ fn a_covering_talon_wins_whenever_the_covered_one_does() {
 fn keys_tell_positions_apart_exactly() {
     let games = (1..=60).map(|n| Lanes::new(&crate::deal::deal(&LAYOUT, n)).unwrap());
     let none = |_: &Lanes, _: &State| String::new();
-    let merged = keys_match_positions(games, 300, false, none);
-    assert!(merged > 1000, "only {merged} positions met twice");
+    let merged = keys_match_positions(games, 600, false, none);
+    assert!(merged > 500, "only {merged} positions met twice");
 }
 
 /// Each narrowed walk offers only moves the full search offers, and
