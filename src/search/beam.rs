@@ -13,9 +13,10 @@
 //!
 //! The beam starts one position wide (a line of greedy choices, each the
 //! child whose rollout got furthest) and, each time it runs dry, starts
-//! over twice as wide. A beam that ran dry without ever dropping a
-//! position has searched everything its narrowed moves reach, so it ends
-//! there; as with a narrowed walk, that proves nothing.
+//! over [`super::Plan::beam_growth`] times as wide (twice for most
+//! games). A beam that ran dry without ever dropping a position has
+//! searched everything its narrowed moves reach, so it ends there; as
+//! with a narrowed walk, that proves nothing.
 
 use std::cmp::Reverse;
 use std::mem::size_of;
@@ -40,6 +41,9 @@ const HINT_MOVES: usize = 16;
 #[derive(Clone, Copy)]
 struct Candidate<S, M> {
     score: i32,
+    /// Breaks ties between equal scores (see
+    /// [`super::Plan::beam_ties_by_score`]).
+    tie: i32,
     state: S,
     /// Its parent's place in `closed` while a candidate; its own once in
     /// the beam.
@@ -52,6 +56,7 @@ impl<S, M: Copy + PartialEq> Candidate<S, M> {
     fn root(state: S) -> Candidate<S, M> {
         Candidate {
             score: 0,
+            tie: 0,
             state,
             at: 0,
             mv: None,
@@ -176,7 +181,7 @@ impl<G: Game> Beam<G> {
                 if !self.dropped {
                     return End::Lost;
                 }
-                self.start_over(search.game, table);
+                self.start_over(search.game, search.plan.beam_growth, table);
                 continue;
             }
             self.descend();
@@ -256,8 +261,13 @@ impl<G: Game> Beam<G> {
                 true => (parent.score, parent.line.rest()),
                 false => scored.next().expect("one outcome a rollout"),
             };
+            let tie = match search.plan.beam_ties_by_score {
+                true => search.game.score(&child),
+                false => 0,
+            };
             self.children.push(Candidate {
                 score,
+                tie,
                 state: child,
                 at: parent.at,
                 mv: Some(mv),
@@ -332,7 +342,8 @@ impl<G: Game> Beam<G> {
         if self.children.len() > self.width {
             // By parent, each one's best first; then those bests to the
             // front.
-            (self.children).sort_unstable_by_key(|child| (child.at, Reverse(child.score)));
+            (self.children)
+                .sort_unstable_by_key(|child| (child.at, Reverse((child.score, child.tie))));
             let (mut firsts, mut parent) = (0, None);
             for i in 0..self.children.len() {
                 let at = self.children[i].at;
@@ -345,11 +356,11 @@ impl<G: Game> Beam<G> {
             // At most `width` firsts: a parent is a position of the layer.
             let room = self.width - firsts;
             let others = &mut self.children[firsts..];
-            others.select_nth_unstable_by_key(room, |child| Reverse(child.score));
+            others.select_nth_unstable_by_key(room, |child| Reverse((child.score, child.tie)));
             self.children.truncate(self.width);
             // Expanded best first, the best take first the children that
             // two share.
-            (self.children).sort_unstable_by_key(|child| Reverse(child.score));
+            (self.children).sort_unstable_by_key(|child| Reverse((child.score, child.tie)));
             self.dropped = true;
         }
         self.layer.clear();
@@ -364,10 +375,11 @@ impl<G: Game> Beam<G> {
         }
     }
 
-    /// Starts over from the root, twice as wide, forgetting every position
-    /// (a position dropped before may be kept now).
-    fn start_over(&mut self, game: &G, table: &mut Table<G::Key>) {
-        self.width *= 2;
+    /// Starts over from the root, `growth` times as wide (see
+    /// [`super::Plan::beam_growth`]), forgetting every position (a
+    /// position dropped before may be kept now).
+    fn start_over(&mut self, game: &G, growth: usize, table: &mut Table<G::Key>) {
+        self.width *= growth;
         self.dropped = false;
         table.clear();
         table.insert(game.key(&self.root));
@@ -433,6 +445,7 @@ mod tests {
             }
             let child = |state: u64, parent| Candidate {
                 score: -(state as i32),
+                tie: 0,
                 state,
                 at: parent,
                 mv: Some(state),
@@ -446,6 +459,29 @@ mod tests {
         };
         assert_eq!(next(2), [(4, 1), (6, 2)]);
         assert_eq!(next(3), [(4, 1), (5, 1), (6, 2)]);
+    }
+
+    /// Children whose rollouts scored alike go by their tie-break (see
+    /// `Plan::beam_ties_by_score`): of four children of one rollout score,
+    /// two wide, the beam keeps the two that break the tie highest, best
+    /// first, whatever their order (a sort by rollout score alone keeps 7
+    /// and 6, which fails here).
+    #[test]
+    fn equal_rollout_scores_go_by_the_tie_break() {
+        let mut beam = Beam::<Tree>::new(1, 1, 1, usize::MAX);
+        beam.width = 2;
+        let child = |state: u64, tie| Candidate {
+            score: 0,
+            tie,
+            state,
+            at: 0,
+            mv: Some(state),
+            line: Line::NONE,
+        };
+        beam.children = vec![child(7, 1), child(6, 2), child(5, 4), child(4, 3)];
+        beam.descend();
+        let kept: Vec<u64> = beam.layer.iter().map(|c| c.state).collect();
+        assert_eq!(kept, [5, 4]);
     }
 
     /// The tree of [`crate::search::tree`], three moves deep: a rollout

@@ -65,6 +65,12 @@ pub struct Plan {
     /// worth it in a game whose greedy lines run into dead ends long before
     /// they stop, and whose test is cheap enough to run at each step.
     pub rollouts_shun_dead_ends: bool,
+    /// Whether a beam breaks ties between equal rollout scores by
+    /// [`Game::score`] of the children themselves: siblings share most of
+    /// their rollouts, so a depth holds few distinct rollout scores.
+    pub beam_ties_by_score: bool,
+    /// How many times wider a beam starts over each time it runs dry.
+    pub beam_growth: usize,
 }
 
 impl Plan {
@@ -84,6 +90,8 @@ impl Plan {
         first_turn_nodes: 100_000,
         growth_by_round: false,
         rollouts_shun_dead_ends: false,
+        beam_ties_by_score: false,
+        beam_growth: 2,
     };
 
     /// Whether a beam stays in the schedule to the end of a hard deal (it

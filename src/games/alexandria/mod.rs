@@ -201,6 +201,8 @@ impl Planned for Alexandria {
         max_narrowing: Some(NARROWED.len() as u32),
         first_turn_nodes: 10_000,
         rollouts_shun_dead_ends: true,
+        beam_ties_by_score: true,
+        beam_growth: 3,
         ..Plan::FULL_WALK
     };
 }
