@@ -23,8 +23,9 @@
 //! Raglan): moved on at once, home, onto another top or to an empty pile,
 //! it reaches a position the move before could reach with one move of
 //! that card straight from where it was, with the same draws (or that
-//! position itself, if it goes back: a starting card may come back as a
-//! run card, which the key tells apart but the game does not). In the
+//! position itself, if it goes back; a lone starting card moved on to
+//! another emptied pile is a run card there, which the key tells apart
+//! but the game does not). In the
 //! relaxation, its move home as its twin stays (a card not yet on a pile
 //! may have had none), and so does its move back (as a run card, the
 //! relaxation knows less of it than as a starting card).

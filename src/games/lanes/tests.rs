@@ -151,7 +151,8 @@ fn a_card_moved_on_at_once_reaches_what_the_move_before_could() {
             let all = full_moves(&game, &next);
             assert!(kept.iter().all(|m| all.contains(m)), "deal {n}");
             // The relaxation's positions by key; the game's as boards, since
-            // a starting card moved back is a run card to the key.
+            // a lone starting card moved on to another emptied pile is a run
+            // card to the key.
             let seen = |s: &State| match s.relaxation {
                 Some(_) => format!("{:?}", game.key(s)),
                 None => game.to_board(s).to_text(),
