@@ -63,10 +63,10 @@ use crate::games::talon::{self, Talon};
 pub(super) type Cards = u64;
 
 /// A suit's cards in [`Cards`].
-const SUIT: Cards = (1 << 13) - 1;
+pub(super) const SUIT: Cards = (1 << 13) - 1;
 
 /// For each card, the cards that may be built on it.
-const BUILT_ON_IT: [Cards; Card::COUNT] = masks(&BUILT_ON);
+pub(super) const BUILT_ON_IT: [Cards; Card::COUNT] = masks(&BUILT_ON);
 
 /// For each card, the cards it may be built on.
 const BASES_OF: [Cards; Card::COUNT] = masks(&BASES);

@@ -168,6 +168,16 @@ impl State {
         self.home[card.suit().index()] + 1 == card.rank().get()
     }
 
+    /// The cards that go home next, the one above each suit's foundation
+    /// (none above a King), as a set: one look for each card of a move
+    /// list, where [`State::goes_home`] works out its suit and rank.
+    fn next_home(&self) -> dead_end::Cards {
+        let suits = self.home.iter().enumerate();
+        suits.fold(0, |next, (suit, &rank)| {
+            next | ((1 << rank) & dead_end::SUIT) << (13 * suit)
+        })
+    }
+
     /// Whether `card`, once free, has somewhere to go now but an empty
     /// pile: home, or onto a pile's top.
     fn has_place(&self, card: Card) -> bool {
@@ -246,10 +256,11 @@ impl Lanes {
     }
 
     /// The lowest of `places` in the talon whose card has a move now
-    /// (home, onto a pile's top, or to an empty pile), as a mask.
-    fn first_playable(&self, state: &State, places: u64, empty: bool) -> u64 {
+    /// (home, onto a pile's top, or to an empty pile), as a mask:
+    /// `placeable` holds the cards with a place but an empty pile.
+    fn first_playable(&self, places: u64, placeable: dead_end::Cards, empty: bool) -> u64 {
         talon::places(places as u128)
-            .find(|&t| empty || state.has_place(self.talon.card(t)))
+            .find(|&t| empty || placeable & 1 << self.talon.card(t).index() != 0)
             .map_or(0, |t| 1 << t)
     }
 
@@ -454,11 +465,21 @@ impl Game for Lanes {
         let mut sources = [(From::Pile(0), Card::from_index(0)); PILES + MAX_TALON];
         let mut k = 0;
         let mut empty = None;
+        // The pile each card tops, if any (and none for a King's
+        // `NO_BASE`), so that each source finds the piles of its bases in
+        // one look: a list with a redeal left has some thirty talon cards.
+        let mut pile_of = [None; Card::COUNT + 1];
+        // The cards that go home now, and those with a place now but an
+        // empty pile: home, or onto a top (see `State::has_place`).
+        let next_home = state.next_home();
+        let mut placeable = next_home;
         for p in 0..PILES {
             match state.tops[p] {
                 NO_CARD => empty = empty.or(Some(p as u8)),
                 top => {
                     sources[k] = (From::Pile(p as u8), Card::from_index(top as usize));
+                    pile_of[top as usize] = Some(p as u8);
+                    placeable |= dead_end::BUILT_ON_IT[top as usize];
                     k += 1;
                 }
             }
@@ -473,10 +494,10 @@ impl Game for Lanes {
                 let window = WINDOWS[ask.narrowing as usize - 1];
                 let near = talon::stock_window(talon, state.cursor, window) as u64;
                 let empty = empty.is_some();
-                match self.first_playable(state, near, empty) {
-                    0 => match self.first_playable(state, stock as u64, empty) {
+                match self.first_playable(near, placeable, empty) {
+                    0 => match self.first_playable(stock as u64, placeable, empty) {
                         0 if state.redeals > 0 => {
-                            self.first_playable(state, state.talon & !(stock as u64), empty)
+                            self.first_playable(state.talon & !(stock as u64), placeable, empty)
                         }
                         next => next,
                     },
@@ -492,8 +513,14 @@ impl Game for Lanes {
         while reach != 0 {
             let t = reach.trailing_zeros() as u8;
             reach &= reach - 1;
-            sources[k] = (From::Talon(t), self.talon.card(t));
-            k += 1;
+            // With no pile empty, a talon card with no place has no move,
+            // home (as itself: it is in no run) or to a pile: left out
+            // here, where most of a long talon goes.
+            let card = self.talon.card(t);
+            if empty.is_some() || placeable & 1 << card.index() != 0 {
+                sources[k] = (From::Talon(t), card);
+                k += 1;
+            }
         }
         let sources = &sources[..k];
         // The free cards that can go home: tableau tops, the waste's top,
@@ -506,11 +533,12 @@ impl Game for Lanes {
         };
         // In the relaxation, the run cards, which go home as their twins.
         let runs = state.relaxation.map(|_| self.run_cards(state));
+        let goes_home = |card: Card| next_home & 1 << card.index() != 0;
         let chosen = match runs {
             Some(runs) => self.safe_home_relaxed(state, sources, free, runs),
             None => {
                 let mut homeward = (sources.iter())
-                    .filter(|&&(from, card)| state.goes_home(card) && free(from))
+                    .filter(|&&(from, card)| goes_home(card) && free(from))
                     .map(|&(from, card)| (Step { from, to: None }, card));
                 let first = homeward.clone().next();
                 match homeward.find(|&(_, card)| SAFE.safe(&state.home, card)) {
@@ -539,20 +567,18 @@ impl Game for Lanes {
             };
             if let Some(runs) = runs {
                 self.homes_relaxed(state, runs, from, card, |step, _, _| push(step));
-            } else if state.goes_home(card) {
+            } else if goes_home(card) {
                 push(Step { from, to: None });
             }
             for base in BASES[card.index()] {
-                if let Some(to) = state.tops.iter().position(|&top| top == base) {
-                    push(Step {
-                        from,
-                        to: Some(to as u8),
-                    });
+                if let Some(to) = pile_of[base as usize] {
+                    push(Step { from, to: Some(to) });
                 }
             }
-            let alone = matches!(from, From::Pile(p) if state.piles[p as usize].cards() == 1);
+            // Asked only with a pile empty: most positions have none.
+            let alone = || matches!(from, From::Pile(p) if state.piles[p as usize].cards() == 1);
             if let Some(to) = empty
-                && !alone
+                && !alone()
             {
                 push(Step { from, to: Some(to) });
             }
