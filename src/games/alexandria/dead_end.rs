@@ -94,15 +94,12 @@ impl Alexandria {
         let mut waste_len = 0;
         let mut out = home;
         let mut in_stock = [0u8; Card::COUNT];
-        for t in talon::places(state.talon) {
-            let card = self.talon.card(t).index();
-            match stock >> t & 1 != 0 {
-                true => in_stock[card] += 1,
-                false => {
-                    waste[waste_len] = card as u8;
-                    waste_len += 1;
-                }
-            }
+        for t in talon::places(stock) {
+            in_stock[self.talon.card(t).index()] += 1;
+        }
+        for t in talon::places(state.waste()) {
+            waste[waste_len] = self.talon.card(t).index() as u8;
+            waste_len += 1;
         }
         for (out, &stocked) in out.iter_mut().zip(&in_stock) {
             *out += stocked;

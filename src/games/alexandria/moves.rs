@@ -27,7 +27,6 @@
 //! no position the dead-end test finds lost (see [`super::dead_end`]):
 //! no win lies below it.
 
-use super::pile::other;
 use super::{Alexandria, FOUNDATIONS, HOME, NARROWED, PILES, State, Step, TALON};
 use crate::card::{Card, Rank};
 use crate::game::Ask;
@@ -77,28 +76,31 @@ impl Alexandria {
             .chain(waste_top.map(|t| (TALON + t, self.talon.card(t))))
             .chain(next_drawn.map(|t| (TALON + t, self.talon.card(t))));
         let homes = homeable(&state.home);
+        // Checked before the piles are read for the other moves, which a
+        // safe move home leaves out.
+        let safe =
+            |&(_, card): &(u8, Card)| goes_home(homes, card) && SAFE.safe(&state.home.lows(), card);
+        if let Some((from, _)) = free.clone().find(safe) {
+            out.push(Step {
+                from,
+                count: 1,
+                to: HOME,
+            });
+            return;
+        }
         let onto = onto(state);
         let kept = match narrowed {
             Some(_) => self.kept(state, homes, &onto),
             None => 0,
         };
-        let mut greedy = None;
-        for (from, card) in free {
-            if goes_home(homes, card) && SAFE.safe(&state.home.lows(), card) {
-                out.push(Step {
-                    from,
-                    count: 1,
-                    to: HOME,
-                });
-                return;
-            }
+        let greedy = |&(from, card): &(u8, Card)| {
             let kept = from < TALON && kept >> card.index() & 1 != 0;
             let drawn = next_drawn.is_some_and(|t| from == TALON + t);
-            if narrowed.is_some_and(|n| n.greedy) && goes_home(homes, card) && !kept && !drawn {
-                greedy = greedy.or(Some(from));
-            }
-        }
-        if let Some(from) = greedy {
+            goes_home(homes, card) && !kept && !drawn
+        };
+        if narrowed.is_some_and(|n| n.greedy)
+            && let Some((from, _)) = free.clone().find(greedy)
+        {
             out.push(Step {
                 from,
                 count: 1,
@@ -127,22 +129,23 @@ impl Alexandria {
                 true => movable,
                 false => 1,
             };
-            for count in first..=movable {
-                let rank = top.rank().get() as usize + count as usize - 1;
-                if rank > 13 {
-                    break;
-                }
-                let colour = match count % 2 {
-                    1 => top.colour(),
-                    _ => other(top.colour()),
-                };
-                let mut targets = onto[rank + 1][other(colour) as usize];
+            // Moving `count` cards lands the run's card `count - 1` deep on
+            // a top of rank `low + count` on the top's diagonal: only the
+            // ranks some such top has are read, fewest cards first.
+            let low = top.rank().get() as u32;
+            let counts = (1u32 << (movable + 1)) - (1 << first);
+            let diagonal = diagonal(top);
+            let mut ranks = onto.ranks[diagonal] & (counts << low) as u16;
+            while ranks != 0 {
+                let rank = ranks.trailing_zeros();
+                ranks &= ranks - 1;
+                let mut targets = onto.piles[rank as usize][diagonal];
                 while targets != 0 {
                     let to = targets.trailing_zeros() as u8;
                     targets &= targets - 1;
                     out.push(Step {
                         from: p as u8,
-                        count: count as u8,
+                        count: (rank - low) as u8,
                         to,
                     });
                 }
@@ -180,7 +183,7 @@ impl Alexandria {
                     to: HOME,
                 });
             }
-            let mut targets = onto[card.rank().get() as usize + 1][other(card.colour()) as usize];
+            let mut targets = onto.of(card);
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
@@ -265,14 +268,43 @@ impl Alexandria {
     }
 }
 
-/// The piles by their top card's rank and colour, a bit each: the piles a
-/// card of rank r and colour c goes on are `onto[r + 1][other c]`.
-pub(super) fn onto(state: &State) -> [[u16; 2]; 15] {
-    let mut onto = [[0u16; 2]; 15];
+/// Which of a card's two diagonals it is on: the cards that may lie on one
+/// another (down in alternating colour) are all on one, as are a run's.
+fn diagonal(card: Card) -> usize {
+    (card.rank().get() as usize + card.colour() as usize) & 1
+}
+
+/// The piles by their top card, for the moves onto them.
+pub(super) struct Onto {
+    /// The piles whose top has rank r on diagonal d (see [`diagonal`]),
+    /// a bit each: `piles[r][d]`.
+    piles: [[u16; 2]; 15],
+    /// The ranks of the tops on each diagonal, a bit each: a run's moves
+    /// read only the ranks some top has, where a loop over its cards
+    /// read one for each.
+    ranks: [u16; 2],
+}
+
+impl Onto {
+    /// The piles a card goes on: those whose top is a rank higher, of the
+    /// other colour.
+    pub(super) fn of(&self, card: Card) -> u16 {
+        self.piles[card.rank().get() as usize + 1][diagonal(card)]
+    }
+}
+
+/// The piles of `state` by their top card.
+pub(super) fn onto(state: &State) -> Onto {
+    let mut onto = Onto {
+        piles: [[0; 2]; 15],
+        ranks: [0; 2],
+    };
     for (p, &top) in state.tops.iter().enumerate() {
         if top != NO_CARD {
             let card = Card::from_index(top as usize);
-            onto[card.rank().get() as usize][card.colour() as usize] |= 1 << p;
+            let (rank, diagonal) = (card.rank().get() as usize, diagonal(card));
+            onto.piles[rank][diagonal] |= 1 << p;
+            onto.ranks[diagonal] |= 1 << rank;
         }
     }
     onto
@@ -306,17 +338,67 @@ impl Alexandria {
     /// lines that die do so with the stock played out and the waste stuck
     /// under a card that fits nowhere. The figures behind both counts are
     /// in `docs/tuning.md`.
-    pub(super) fn kept(&self, state: &State, homes: u64, onto: &[[u16; 2]; 15]) -> u64 {
+    pub(super) fn kept(&self, state: &State, homes: u64, onto: &Onto) -> u64 {
         let stock = talon::stock(state.talon, state.cursor);
         let waste = talon::waste_tops(state.talon, state.cursor, KEPT_FOR_WASTE);
         let mut kept = 0;
         for t in talon::places(waste).chain(talon::places(stock).take(KEPT_FOR)) {
             let card = self.talon.card(t);
-            let piles = onto[card.rank().get() as usize + 1][other(card.colour()) as usize];
+            let piles = onto.of(card);
             if !goes_home(homes, card) && piles.count_ones() == 1 {
                 kept |= 1 << state.tops[piles.trailing_zeros() as usize];
             }
         }
         kept
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::alexandria::LAYOUT;
+    use crate::games::testing::{along_play, dealt};
+
+    /// Along play from numbered deals, `onto` finds for each card the
+    /// piles whose top is a rank higher of the other colour, and for each
+    /// pile's run the same piles for each of its cards by the top's
+    /// diagonal and the rank above the card, with the rank's bit set
+    /// exactly when some pile is there.
+    #[test]
+    fn onto_finds_the_piles_each_card_goes_on() {
+        let mut runs = 0;
+        for n in 1..=10 {
+            let game: Alexandria = dealt(&LAYOUT, n);
+            along_play(&game, n, 200, 3, |state, _| {
+                let onto = onto(state);
+                for card in (0..Card::COUNT).map(Card::from_index) {
+                    let piles = (0..PILES)
+                        .filter(|&p| state.tops[p] != NO_CARD)
+                        .filter(|&p| {
+                            let top = Card::from_index(state.tops[p] as usize);
+                            top.rank().get() == card.rank().get() + 1
+                                && top.colour() != card.colour()
+                        })
+                        .fold(0, |mask, p| mask | 1 << p);
+                    assert_eq!(onto.of(card), piles, "{card}");
+                }
+                for d in 0..2 {
+                    for rank in 0..15 {
+                        let some = onto.piles[rank][d] != 0;
+                        assert_eq!(onto.ranks[d] >> rank & 1 != 0, some);
+                    }
+                }
+                for p in (0..PILES).filter(|&p| state.tops[p] != NO_CARD) {
+                    let (code, top) = (state.piles[p], Card::from_index(state.tops[p] as usize));
+                    for count in 1..=code.movable() {
+                        let card = game.card_at_depth(p, code, count - 1);
+                        let rank = (top.rank().get() as u32 + count) as usize;
+                        assert_eq!(onto.of(card), onto.piles[rank][diagonal(top)]);
+                        runs += (count > 1) as u32;
+                    }
+                }
+            });
+        }
+        assert!(runs > 1000, "only {runs} run cards");
     }
 }

@@ -48,14 +48,12 @@ impl PileCode {
     }
 }
 
-/// The suit of `colour` a suit bit (see [`suit_bit`]) names.
+/// The suit of `colour` a suit bit (see [`suit_bit`]) names: read from a
+/// table, where a match on both cost branches at every run card spelled
+/// out.
 const fn suit_of(colour: Colour, bit: u32) -> Suit {
-    match (colour, bit) {
-        (Colour::Black, 0) => Suit::Clubs,
-        (Colour::Black, _) => Suit::Spades,
-        (Colour::Red, 0) => Suit::Diamonds,
-        (Colour::Red, _) => Suit::Hearts,
-    }
+    const SUITS: [[Suit; 2]; 2] = [[Suit::Clubs, Suit::Spades], [Suit::Diamonds, Suit::Hearts]];
+    SUITS[colour as usize][(bit != 0) as usize]
 }
 
 pub(super) const fn other(colour: Colour) -> Colour {
