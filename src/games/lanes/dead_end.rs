@@ -131,17 +131,21 @@ impl CardSets {
 
 /// Whether no line from `state` gets every card home (see the module).
 pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
-    // An empty pile takes any card: the argument starts from none.
+    // An empty pile takes any card: the argument starts from none. The
+    // lone cards are looked at before the piles are read, which they
+    // often spare.
     !state.tops.contains(&NO_CARD)
-        && cannot_win_as(game, state, &Piles::of(game, state), |card| card)
+        && !lone_leaves(state, |card| card)
+        && no_member_wins(game, state, &Piles::of(game, state), 0)
 }
 
-/// A position's piles, each card's index bottom first: read once for the
-/// test of a relaxed position's members, which differ only in the suits
-/// of some run cards.
+/// A position's piles, each card's index bottom first, and each pile's
+/// cards as a set: read once for the test of a relaxed position's
+/// members, which differ only in the suits of some run cards.
 pub(super) struct Piles {
     cards: [[u8; Card::COUNT]; PILES],
     len: [usize; PILES],
+    sets: [Cards; PILES],
 }
 
 impl Piles {
@@ -149,13 +153,32 @@ impl Piles {
         let mut piles = Piles {
             cards: [[0; Card::COUNT]; PILES],
             len: [0; PILES],
+            sets: [0; PILES],
         };
         for p in 0..PILES {
-            let (cards, len) = (&mut piles.cards[p], &mut piles.len[p]);
+            let (cards, len, set) = (&mut piles.cards[p], &mut piles.len[p], &mut piles.sets[p]);
             pile_cards(&game.start_cards[p], state.piles[p], |card| {
                 cards[*len] = card.index() as u8;
                 *len += 1;
+                *set |= 1 << card.index();
             });
+        }
+        piles
+    }
+
+    /// The piles with each card `card` made `as_card(card)`.
+    fn map(&self, as_card: impl Fn(Card) -> Card) -> Piles {
+        let mut piles = Piles {
+            cards: [[0; Card::COUNT]; PILES],
+            len: self.len,
+            sets: [0; PILES],
+        };
+        for p in 0..PILES {
+            for (at, &card) in piles.cards[p].iter_mut().zip(&self.cards[p][..self.len[p]]) {
+                let card = as_card(Card::from_index(card as usize)).index();
+                *at = card as u8;
+                piles.sets[p] |= 1 << card;
+            }
         }
         piles
     }
@@ -164,22 +187,24 @@ impl Piles {
 /// Whether no line wins from `state`, no pile of it empty, with each pile
 /// card `card` made `as_card(card)`: a member of a relaxed position with
 /// twins in its runs swapped (see `relaxed`), tested without building its
-/// piles. `piles` are `state`'s.
+/// piles from their codes. `piles` are `state`'s.
 pub(super) fn cannot_win_as(
     game: &Lanes,
     state: &State,
     piles: &Piles,
     as_card: impl Fn(Card) -> Card,
 ) -> bool {
-    // A pile of one card that can leave at once, home or onto another
-    // pile's top, is cleared with room by the relaxed game's first step:
-    // the answer without the work of setting that game up.
-    let lone = |p: usize| piles.len[p] == 1;
+    !lone_leaves(state, &as_card) && no_member_wins(game, state, &piles.map(as_card), 0)
+}
+
+/// Whether a pile of `state` holds one card, `as_card` of its top, that
+/// can leave at once, home or onto another pile's top: the relaxed game's
+/// first step clears it with room, the answer without the work of setting
+/// that game up.
+pub(super) fn lone_leaves(state: &State, as_card: impl Fn(Card) -> Card) -> bool {
+    let lone = |p: usize| state.piles[p].cards() == 1;
     let top = |p: usize| as_card(Card::from_index(state.tops[p] as usize));
-    if (0..PILES).any(|p| lone(p) && state.has_place(top(p))) {
-        return false;
-    }
-    Relaxed::play(game, state, piles, as_card, 0).is_some()
+    (0..PILES).any(|p| lone(p) && state.has_place(top(p)))
 }
 
 /// The most the relaxed game reaches before a pile is empty.
@@ -204,26 +229,9 @@ impl Relaxed {
     /// its place may be that twin). So the game reaches all that each way
     /// of swapping the pairs in the piles reaches, and more (see
     /// `relaxed`).
-    fn play(
-        game: &Lanes,
-        state: &State,
-        cards: &Piles,
-        as_card: impl Fn(Card) -> Card,
-        twins: Cards,
-    ) -> Option<Relaxed> {
-        // The piles and, in the last pass, the waste: each a stack, bottom
-        // first, of which `len` cards have not left.
-        let mut stacks = [[0u8; Card::COUNT]; PILES + 1];
-        let mut len = [0usize; PILES + 1];
-        let mut piles = [0; PILES];
-        for p in 0..PILES {
-            len[p] = cards.len[p];
-            for (at, &card) in stacks[p].iter_mut().zip(&cards.cards[p][..len[p]]) {
-                let card = as_card(Card::from_index(card as usize)).index();
-                *at = card as u8;
-                piles[p] |= 1 << card;
-            }
-        }
+    fn play(game: &Lanes, state: &State, piles: &Piles, twins: Cards) -> Option<Relaxed> {
+        // Of each pile, the cards that have not left are its first `len`.
+        let mut len = piles.len;
         let mut home = state.home_cards();
         // The cards that have left their place, home or to a pile, and
         // those that have been a pile's top.
@@ -234,10 +242,9 @@ impl Relaxed {
             _ => talon,
         };
         let mut reachable = game.card_sets.talon(open as u64);
-        for t in talon::places(talon & !open) {
-            stacks[PILES][len[PILES]] = game.talon.card(t).index() as u8;
-            len[PILES] += 1;
-        }
+        // In the last pass, the waste's places whose cards have not left:
+        // the top one is reachable.
+        let mut waste = talon & !open;
         // The cards the relaxed game has moved to a pile.
         let mut moved: Cards = 0;
         // The cards that may be built on a card of `tableau`, and the part of
@@ -245,25 +252,28 @@ impl Relaxed {
         let (mut builds, mut counted): (Cards, Cards) = (0, 0);
         loop {
             let before = (reachable, left);
-            for (s, stack) in stacks.iter().enumerate() {
-                while len[s] > 0 && left & 1 << stack[len[s] - 1] != 0 {
-                    len[s] -= 1;
+            for (stack, len) in piles.cards.iter().zip(&mut len) {
+                while *len > 0 && left & 1 << stack[*len - 1] != 0 {
+                    *len -= 1;
                 }
-                if let n @ 1.. = len[s] {
+                if let n @ 1.. = *len {
                     let top = 1 << stack[n - 1];
                     reachable |= top;
-                    if s < PILES {
-                        tableau |= top;
-                    }
+                    tableau |= top;
                 }
+            }
+            while let Some(t) = talon::waste_top(waste, state.cursor) {
+                let card = 1 << game.talon.card(t).index();
+                if left & card == 0 {
+                    reachable |= card;
+                    break;
+                }
+                waste &= !(1 << t);
             }
             reachable = with_twins(reachable, twins);
             tableau = with_twins(tableau, twins);
             // Each suit home as far as its cards have been reachable in a row.
-            for suit in 0..4 {
-                let field = (reachable | home) >> (13 * suit) & SUIT;
-                home |= ((1 << (!field).trailing_zeros().min(13)) - 1) << (13 * suit);
-            }
+            home |= low_runs(reachable | home);
             left = with_twins(left | home, twins);
             // A card home may have been built on the tableau first, so each
             // reachable card not yet moved there is tried, home or not.
@@ -283,7 +293,7 @@ impl Relaxed {
                 tableau = with_twins(tableau | moving, twins);
             }
             let relaxed = Relaxed {
-                piles,
+                piles: piles.sets,
                 home: with_twins(home, twins),
                 left,
                 tableau,
@@ -319,19 +329,43 @@ impl Relaxed {
     }
 }
 
-/// `set` with the other card of each rank and colour in `twins` too.
+/// Each suit's cards of `set` that lie in a row from its Ace up, the four
+/// suits at once: below the King, adding 1 to a suit's Ace to Queen turns
+/// the row into zeros and the first card past it into a one, carrying into
+/// the King's place (and never further) only when the row holds them all.
+fn low_runs(set: Cards) -> Cards {
+    const ACES: Cards = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+    const KINGS: Cards = ACES << 12;
+    let below_kings = set & !KINGS;
+    let added = below_kings + ACES;
+    below_kings & !added | added & set & KINGS
+}
+
+/// `set` with the other card of each rank and colour in `twins` too: the
+/// set itself, with no look at the suits, where it has none of them (as
+/// always in a test of one member).
 fn with_twins(set: Cards, twins: Cards) -> Cards {
-    let m = set & twins;
-    let swapped =
-        (m >> 39) & SUIT | (m >> 26 & SUIT) << 13 | (m >> 13 & SUIT) << 26 | (m & SUIT) << 39;
-    set | swapped
+    match set & twins {
+        0 => set,
+        both => set | mirrored(both),
+    }
+}
+
+/// The other card of each rank and colour in `set`: the suits of a colour
+/// change places, Clubs with Spades and Diamonds with Hearts.
+pub(super) fn mirrored(set: Cards) -> Cards {
+    (set >> 39) & SUIT | (set >> 26 & SUIT) << 13 | (set >> 13 & SUIT) << 26 | (set & SUIT) << 39
 }
 
 /// Whether no member of a relaxed position wins: its cards `piles`, each
 /// card of `twins` standing for itself or the other of its rank and colour.
 pub(super) fn no_member_wins(game: &Lanes, state: &State, piles: &Piles, twins: Cards) -> bool {
-    Relaxed::play(game, state, piles, |card| card, twins).is_some()
+    Relaxed::play(game, state, piles, twins).is_some()
 }
+
+/// The cards of suit bit 0, Clubs and Diamonds: one of each rank and
+/// colour, naming its pair.
+pub(super) const FIRST_TWINS: Cards = (1 << 26) - 1;
 
 /// Each card with the other card of its rank and colour.
 pub(super) const TWINS: [Cards; Card::COUNT] = {
@@ -357,6 +391,43 @@ mod tests {
     use crate::game::Game;
     use crate::games::GameKind;
     use crate::reference::{in_pile_order, plain_search_by};
+
+    /// The four suits' rows from the Ace, worked out at once, are each
+    /// suit's row worked out alone: every value of each suit's cards,
+    /// among random cards of the others.
+    #[test]
+    fn low_runs_are_each_suits_row_from_its_ace() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let row = |set: Cards, suit: u32| {
+            let field = set >> (13 * suit) & SUIT;
+            ((1 << (!field).trailing_zeros().min(13)) - 1) << (13 * suit)
+        };
+        for field in 0..=SUIT {
+            let others = rng.random::<u64>() & ((1 << Card::COUNT) - 1);
+            for suit in 0..4 {
+                let set = others & !(SUIT << (13 * suit)) | field << (13 * suit);
+                let rows = (0..4).fold(0, |rows, suit| rows | row(set, suit));
+                assert_eq!(low_runs(set), rows, "{set:#x}");
+            }
+        }
+    }
+
+    /// Each card's mirror is the other card of its rank and colour, and a
+    /// set's is its cards' (a suit sent to the wrong place fails here).
+    #[test]
+    fn mirrored_cards_are_the_twins() {
+        for card in Card::all() {
+            let own = 1 << card.index();
+            assert_eq!(mirrored(own), TWINS[card.index()] & !own, "{card}");
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        for _ in 0..100 {
+            let set = rng.random::<u64>() & ((1 << Card::COUNT) - 1);
+            let twins = (0..Card::COUNT).filter(|&i| set >> i & 1 == 1);
+            let twins = twins.fold(0, |twins, i| twins | TWINS[i] & !(1 << i));
+            assert_eq!(mirrored(set), twins);
+        }
+    }
 
     /// A crowded late position of the last pass, where losses are common:
     /// each suit home to a random rank from 5 to 9, the other cards shuffled
@@ -446,7 +517,7 @@ mod tests {
             let game = Lanes::new(&board).unwrap();
             let start = game.initial();
             let piles = Piles::of(&game, &start);
-            let relaxed = Relaxed::play(&game, &start, &piles, |card| card, 0);
+            let relaxed = Relaxed::play(&game, &start, &piles, 0);
             let is_dead = cannot_win(&game, &game.initial());
             roomless += relaxed.is_some_and(|r| (0..PILES).any(|p| r.clears(p))) as u32;
             assert!(
@@ -508,6 +579,45 @@ mod tests {
             alive >= 100 && dead >= 100 && relaxed_dead >= 50,
             "{alive} alive, {dead} dead, {relaxed_dead} dead in the relaxation"
         );
+    }
+
+    /// A member's piles mapped from its relaxed position's are those read
+    /// from the member itself, its runs rebuilt with the pairs in them
+    /// swapped: the same cards in the same places, and the same sets.
+    #[test]
+    fn mapped_piles_are_the_members_own() {
+        let mut rng = ChaCha8Rng::seed_from_u64(38);
+        let mut swapped = 0;
+        for _ in 0..300 {
+            let game = Lanes::new(&twinned(crowded(&mut rng), &mut rng)).unwrap();
+            let mut state = game.initial();
+            for _ in 0..12 {
+                let moves = crate::games::testing::full_moves(&game, &state);
+                let Some(&next) = moves.get(rng.random_range(0..moves.len().max(1))) else {
+                    break;
+                };
+                state = game.play(&state, next);
+            }
+            let runs = game.run_cards(&state);
+            let pairs = runs & mirrored(runs);
+            let swap = |card: Card| match pairs >> card.index() & 1 {
+                1 => super::super::relaxed::twin(card),
+                _ => card,
+            };
+            let mut member = state;
+            game.rebuild_runs(&mut member, swap);
+            let mapped = Piles::of(&game, &state).map(swap);
+            let read = Piles::of(&game, &member);
+            for p in 0..PILES {
+                assert_eq!(
+                    mapped.cards[p][..mapped.len[p]],
+                    read.cards[p][..read.len[p]]
+                );
+            }
+            assert_eq!(mapped.sets, read.sets);
+            swapped += (pairs != 0) as u32;
+        }
+        assert!(swapped >= 50, "{swapped} with pairs to swap");
     }
 
     /// The sets looked up agree with the cards read one by one, on crowded

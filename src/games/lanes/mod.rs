@@ -302,6 +302,30 @@ impl Lanes {
     }
 }
 
+/// Sorts a value for each pile, lowest first, as a fixed network of
+/// twelve compare-exchanges, each a minimum and a maximum with no branch:
+/// the library's sort of so few values took a share of every key.
+fn sort_piles<T: Ord + Copy>(values: &mut [T; PILES]) {
+    const NETWORK: [(usize, usize); 12] = [
+        (0, 5),
+        (1, 3),
+        (2, 4),
+        (1, 2),
+        (3, 4),
+        (0, 3),
+        (2, 5),
+        (0, 1),
+        (2, 3),
+        (4, 5),
+        (1, 2),
+        (3, 4),
+    ];
+    for (i, j) in NETWORK {
+        let (a, b) = (values[i], values[j]);
+        (values[i], values[j]) = (a.min(b), a.max(b));
+    }
+}
+
 /// What the search runs for Lanes: the relaxed walk (see [`relaxed`]),
 /// refined once if it wins the relaxation by a line that is not the
 /// game's, and given way to the full walk if it wins the refinement so
@@ -385,7 +409,7 @@ impl Game for Lanes {
         let (heads, last) = match state.relaxation {
             None => {
                 let mut codes = state.piles;
-                codes.sort_unstable();
+                sort_piles(&mut codes);
                 alternating::split_codes(&codes)
             }
             Some(kept) => {
@@ -531,11 +555,13 @@ impl Game for Lanes {
             From::Pile(_) => true,
             From::Talon(t) => Some(t) == waste_top || Some(t) == next_drawn,
         };
-        // In the relaxation, the run cards, which go home as their twins.
-        let runs = state.relaxation.map(|_| self.run_cards(state));
+        // In the relaxation, the run cards go home as their twins too.
+        let homes = state
+            .relaxation
+            .map(|_| relaxed::Homes::of(self, state, next_home));
         let goes_home = |card: Card| next_home & 1 << card.index() != 0;
-        let chosen = match runs {
-            Some(runs) => self.safe_home_relaxed(state, sources, free, runs),
+        let chosen = match homes {
+            Some(homes) => self.safe_home_relaxed(state, sources, free, homes),
             None => {
                 let mut homeward = (sources.iter())
                     .filter(|&&(from, card)| goes_home(card) && free(from))
@@ -565,8 +591,8 @@ impl Game for Lanes {
                     out.push(step);
                 }
             };
-            if let Some(runs) = runs {
-                self.homes_relaxed(state, runs, from, card, |step, _, _| push(step));
+            if let Some(homes) = homes {
+                homes.each(from, card, |step, _, _| push(step));
             } else if goes_home(card) {
                 push(Step { from, to: None });
             }

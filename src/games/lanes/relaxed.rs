@@ -50,8 +50,10 @@
 
 use std::num::NonZeroU32;
 
-use super::dead_end::{Cards, Piles, TWINS, cannot_win_as, no_member_wins};
-use super::{From, Lanes, PILES, SAFE, State, Step};
+use super::dead_end::{
+    Cards, FIRST_TWINS, Piles, TWINS, cannot_win_as, lone_leaves, mirrored, no_member_wins,
+};
+use super::{From, Lanes, PILES, SAFE, State, Step, sort_piles};
 use crate::card::{Card, Colour, Suit};
 use crate::game::Game;
 use crate::games::NO_CARD;
@@ -93,14 +95,20 @@ impl Kept {
         self == Self::NONE
     }
 
-    /// Whether `card`'s rank and colour is kept.
-    pub(super) fn has(self, card: Card) -> bool {
-        self.0.get() & Self::bit(card) != 0
-    }
-
     /// The ranks and colours kept, and `card`'s.
     pub(super) fn with(self, card: Card) -> Kept {
         Kept(self.0 | Self::bit(card))
+    }
+
+    /// The cards of the ranks and colours kept, as a set.
+    pub(super) fn cards(self) -> Cards {
+        // A colour's bits reversed, 13 of them: its ranks with the Ace
+        // lowest, as a suit's cards are.
+        let ranks = |colour: u32| {
+            Cards::from((self.0.get() >> (16 * colour) & 0x1fff).reverse_bits() >> 19)
+        };
+        let (black, red) = (ranks(Colour::Black as u32), ranks(Colour::Red as u32));
+        black | red << 13 | red << 26 | black << 39
     }
 
     /// How many ranks and colours are kept.
@@ -160,6 +168,44 @@ pub(super) fn twins(card: Card) -> [Card; 2] {
     suits.map(|suit| Card::new(card.rank(), suit))
 }
 
+/// What a relaxed position's moves home ask of it, worked out once for
+/// its move list: each card's then takes a look or two at sets.
+#[derive(Clone, Copy)]
+pub(super) struct Homes {
+    /// The cards that go home next ([`State::next_home`]).
+    next: Cards,
+    /// The run cards of the ranks and colours not kept.
+    unkept: Cards,
+}
+
+impl Homes {
+    /// The moves home of the relaxed `state`, whose cards that go home
+    /// next are `next`.
+    pub(super) fn of(game: &Lanes, state: &State, next: Cards) -> Homes {
+        let unkept = game.run_cards(state) & !state.kept().cards();
+        Homes { next, unkept }
+    }
+
+    /// Calls `each` with each move home of the card `card` at `from`, the
+    /// card it goes home as, and whether it is that card in every member:
+    /// itself, if it goes home next, and for a run card not kept whose
+    /// twin is one too, then its twin, if that goes home next, as a swap
+    /// (a talon card or a starting card is no run card: it is forced).
+    #[inline]
+    pub(super) fn each(self, from: From, card: Card, mut each: impl FnMut(Step, Card, bool)) {
+        let (own, pair) = (1 << card.index(), TWINS[card.index()]);
+        let forced = self.unkept & pair != pair;
+        if self.next & own != 0 {
+            each(Step { from, to: None }, card, forced);
+        }
+        if !forced && self.next & pair & !own != 0 {
+            let twin = twin(card);
+            let to = Some(HOME_AS + twin.suit().index() as u8);
+            each(Step { from, to }, twin, false);
+        }
+    }
+}
+
 impl Lanes {
     /// The cards of the game in runs: neither home, nor in the talon, nor
     /// starting cards still in their place.
@@ -167,35 +213,6 @@ impl Lanes {
         let elsewhere =
             state.home_cards() | self.card_sets.talon(state.talon) | self.card_sets.dealt(state);
         ((1 << Card::COUNT) - 1) & !elsewhere
-    }
-
-    /// Calls `each` with each move home of the card `card` at `from` in
-    /// the relaxed `state`, the card it goes home as, and whether it is
-    /// that card in every member: itself, if it goes home next, and for a
-    /// run card then its twin, if that is a run card too and goes home
-    /// next, as a swap (`runs` is [`Lanes::run_cards`]).
-    pub(super) fn homes_relaxed(
-        &self,
-        state: &State,
-        runs: Cards,
-        from: From,
-        card: Card,
-        mut each: impl FnMut(Step, Card, bool),
-    ) {
-        let in_run = matches!(from, From::Pile(p) if state.piles[p as usize].run_len() > 0);
-        let forced =
-            !in_run || state.kept().has(card) || (runs & TWINS[card.index()]).count_ones() == 1;
-        if state.goes_home(card) {
-            each(Step { from, to: None }, card, forced);
-        }
-        if forced {
-            return;
-        }
-        let twin = twin(card);
-        if state.goes_home(twin) {
-            let to = Some(HOME_AS + twin.suit().index() as u8);
-            each(Step { from, to }, twin, false);
-        }
     }
 
     /// The safe move home of the relaxed `state`, if it has one: of a free
@@ -206,11 +223,11 @@ impl Lanes {
         state: &State,
         sources: &[(From, Card)],
         free: impl Fn(From) -> bool,
-        runs: Cards,
+        homes: Homes,
     ) -> Option<Step> {
         let mut chosen = None;
         for &(from, card) in sources.iter().filter(|&&(from, _)| free(from)) {
-            self.homes_relaxed(state, runs, from, card, |step, home, forced| {
+            homes.each(from, card, |step, home, forced| {
                 if chosen.is_none() && forced && SAFE.safe(&state.home, home) {
                     chosen = Some(step);
                 }
@@ -270,10 +287,11 @@ impl Lanes {
     /// in their order ([`MOST_KEPT`] bounds them to 36 bits): each code
     /// forgets its suits, and the kept ones are told apart by their bits.
     pub(super) fn relaxed_codes(&self, state: &State) -> ([PileCode; PILES], u64) {
-        let mut codes = state.piles.map(PileCode::unsuited);
+        // Built in place: the array's `map` was a call for every key.
+        let mut codes: [PileCode; PILES] = std::array::from_fn(|p| state.piles[p].unsuited());
         let kept = state.kept();
         if kept.is_empty() {
-            codes.sort_unstable();
+            sort_piles(&mut codes);
             return (codes, 0);
         }
         // Each pile as its code, then its kept bits' count and bits (13 at
@@ -282,7 +300,7 @@ impl Lanes {
             let (bits, count) = self.kept_bits(kept, p, state.piles[p]);
             u64::from(codes[p].0) << 17 | u64::from(count) << 13 | bits
         });
-        piles.sort_unstable();
+        sort_piles(&mut piles);
         let mut kept = 0;
         for (code, &pile) in codes.iter_mut().zip(&piles).rev() {
             *code = PileCode((pile >> 17) as u32);
@@ -323,28 +341,21 @@ impl Lanes {
     /// game (see the module doc): `state` itself, and each way of swapping
     /// the two cards of a rank and colour that are both in runs.
     pub(super) fn every_member_dead(&self, state: &State) -> bool {
-        // An empty pile, or a lone card with a pile's top to go on, answers
-        // the test for every member alike (see `dead_end::cannot_win`).
-        let lone = |p: usize| state.piles[p].cards() == 1;
-        let builds = |p: usize| state.builds(Card::from_index(state.tops[p] as usize));
-        if state.tops.contains(&NO_CARD) || (0..PILES).any(|p| lone(p) && builds(p)) {
+        // The member `state` is first: an empty pile, or a lone card that
+        // can leave at once, spares reading the piles (see
+        // `dead_end::cannot_win`).
+        if state.tops.contains(&NO_CARD) || lone_leaves(state, |card| card) {
             return false;
         }
         let piles = Piles::of(self, state);
-        if !cannot_win_as(self, state, &piles, |card| card) {
+        if !no_member_wins(self, state, &piles, 0) {
             return false;
         }
         // The pairs both in runs and not kept, each named by its card of
         // suit bit 0 (`pairs`), and their cards (`either`).
-        let runs = self.run_cards(state);
-        let (mut pairs, mut either): (Cards, Cards) = (0, 0);
-        for card in Card::all().filter(|&card| card == twins(card)[0]) {
-            let pair = TWINS[card.index()];
-            if runs & pair == pair && !state.kept().has(card) {
-                pairs |= 1 << card.index();
-                either |= pair;
-            }
-        }
+        let unkept = self.run_cards(state) & !state.kept().cards();
+        let either = unkept & mirrored(unkept);
+        let pairs = either & FIRST_TWINS;
         // One relaxed game in which each card of a pair stands for either
         // card of it plays every member's moves and more: where it finds
         // no pile to empty, no member does, and the members need no test
@@ -358,9 +369,10 @@ impl Lanes {
         // Each nonempty set of pairs to swap, as a subset of `pairs`.
         let mut swaps: Cards = pairs;
         while swaps != 0 {
-            let swapped = |card: Card| match swaps >> twins(card)[0].index() & 1 {
-                1 => twin(card),
-                _ => card,
+            let swapped_cards = swaps | mirrored(swaps);
+            let swapped = |card: Card| match swapped_cards & 1 << card.index() {
+                0 => card,
+                _ => twin(card),
             };
             if !cannot_win_as(self, state, &piles, swapped) {
                 return false;

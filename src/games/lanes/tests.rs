@@ -292,7 +292,7 @@ fn relaxed_losses_are_losses_of_the_game() {
         }
         let both = |card: Card| {
             let pair = dead_end::TWINS[card.index()];
-            runs & pair == pair && !state.kept().has(card)
+            runs & pair == pair && state.kept().cards() & pair == 0
         };
         won += winnable as u32;
         lost += !winnable as u32;
@@ -345,6 +345,107 @@ fn random_kept(runs: dead_end::Cards, picks: &mut Picks) -> Kept {
     })
 }
 
+/// The network sorts six piles' values as the library does: every array
+/// of six values from 0 to 5, each order of six distinct values among
+/// them, and ties of every kind.
+#[test]
+fn the_pile_sort_sorts_every_order() {
+    let base = PILES as u32;
+    for n in 0..base.pow(PILES as u32) {
+        let values: [u32; PILES] = std::array::from_fn(|i| n / base.pow(i as u32) % base);
+        let (mut sorted, mut expected) = (values, values);
+        sort_piles(&mut sorted);
+        expected.sort_unstable();
+        assert_eq!(sorted, expected, "{values:?}");
+    }
+}
+
+/// The cards of the kept ranks and colours are the two of each: for each
+/// card kept alone, and for random sets of them (a colour's ranks read
+/// the wrong way round, or the colours or suits mixed up, fail here).
+#[test]
+fn kept_cards_are_both_cards_of_each_kept_rank_and_colour() {
+    for card in Card::all() {
+        assert_eq!(Kept::NONE.with(card).cards(), dead_end::TWINS[card.index()]);
+    }
+    assert_eq!(Kept::NONE.cards(), 0);
+    let mut picks = Picks::new(41);
+    for _ in 0..200 {
+        let kept = random_kept((1 << Card::COUNT) - 1, &mut picks);
+        let cards = Card::all().filter(|&card| kept.with(card) == kept);
+        let pairs = cards.fold(0, |set, card| set | dead_end::TWINS[card.index()]);
+        assert_eq!(kept.cards(), pairs);
+    }
+}
+
+/// A relaxed position's moves home, each card's worked out from the sets
+/// of [`relaxed::Homes`], are those its rules give card by card: home as
+/// itself if it goes home next, forced where it is no run card, is kept
+/// or has no twin in the runs; and if not forced, home as its twin, if
+/// that goes home next. Along random relaxed play, with ranks and colours
+/// kept at random in every other position.
+#[test]
+fn a_relaxed_cards_moves_home_are_its_own_and_its_twins() {
+    let mut picks = Picks::new(42);
+    let (mut forced, mut swaps) = (0, 0);
+    for n in 1..=1500 {
+        let board = with_waste(late_position(n), &mut picks);
+        let game = Lanes::new(&board).unwrap();
+        let mut state = game.relax(&game.initial());
+        for i in 0..40 {
+            let runs = game.run_cards(&state);
+            let kept = match i % 2 {
+                0 => Kept::NONE,
+                _ => random_kept(runs, &mut picks),
+            };
+            let position = State {
+                relaxation: Some(kept),
+                ..state
+            };
+            let kept = |card: Card| position.kept().with(card) == position.kept();
+            let homes = relaxed::Homes::of(&game, &position, position.next_home());
+            let tops = (0..PILES as u8).filter(|&p| position.tops[p as usize] != NO_CARD);
+            let talon = talon::places(position.talon as u128);
+            for from in tops.map(From::Pile).chain(talon.map(From::Talon)) {
+                let card = game.card_at(&position, from);
+                let in_run =
+                    matches!(from, From::Pile(p) if position.piles[p as usize].run_len() > 0);
+                let alone = (runs & dead_end::TWINS[card.index()]).count_ones() == 1;
+                let is_forced = !in_run || kept(card) || alone;
+                let mut expected = Vec::new();
+                if position.goes_home(card) {
+                    expected.push((Step { from, to: None }, card, is_forced));
+                }
+                let twin = relaxed::twin(card);
+                if !is_forced && position.goes_home(twin) {
+                    let to = Some(relaxed::HOME_AS + twin.suit().index() as u8);
+                    expected.push((Step { from, to }, twin, false));
+                }
+                let mut got = Vec::new();
+                homes.each(from, card, |step, home, forced| {
+                    got.push((step, home, forced))
+                });
+                let text = || game.to_board(&position).to_text();
+                assert_eq!(got, expected, "{from:?} in\n{}", text());
+                forced += expected.iter().filter(|(_, _, forced)| *forced).count();
+                swaps += expected
+                    .iter()
+                    .filter(|(step, ..)| relaxed::swaps(step))
+                    .count();
+            }
+            let moves = full_moves(&game, &state);
+            if moves.is_empty() {
+                break;
+            }
+            state = game.play(&state, moves[picks.early(moves.len(), 2)]);
+        }
+    }
+    assert!(
+        forced >= 500 && swaps >= 100,
+        "{forced} forced, {swaps} swaps"
+    );
+}
+
 /// A relaxed position's piles as the key should see them, sorted: each
 /// its starting cards left and its run, each run card not kept made the
 /// card of its rank and colour with suit bit 0.
@@ -353,10 +454,13 @@ fn relaxed_piles(game: &Lanes, state: &State) -> Vec<(Vec<Card>, Vec<Card>)> {
         .map(|p| {
             let mut cards = game.pile_vec(state, p);
             let run = cards.split_off(state.piles[p].dealt_left());
-            let run = run.into_iter().map(|card| match state.kept().has(card) {
-                true => card,
-                false => relaxed::twins(card)[0],
-            });
+            let kept = state.kept().cards();
+            let run = run
+                .into_iter()
+                .map(|card| match kept >> card.index() & 1 == 1 {
+                    true => card,
+                    false => relaxed::twins(card)[0],
+                });
             (cards, run.collect())
         })
         .collect();
