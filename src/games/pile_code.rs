@@ -232,11 +232,17 @@ impl<R: Runs> PileCode<R> {
             }
             (None, None) => return,
         };
-        let len = self.run_len();
-        for i in 0..len {
-            let bits = self.run() >> (R::CARD_BITS * (len - 1 - i)) & Self::CARD_MASK;
-            visit(R::run_card(base, i, bits));
-        }
+        self.run_cards(base).for_each(visit);
+    }
+
+    /// The run's cards, bottom to top, with `base` the card it lies on.
+    #[inline]
+    pub(super) fn run_cards(self, base: Card) -> impl Iterator<Item = Card> {
+        let (run, len) = (self.run(), self.run_len());
+        (0..len).map(move |i| {
+            let bits = run >> (R::CARD_BITS * (len - 1 - i)) & Self::CARD_MASK;
+            R::run_card(base, i, bits)
+        })
     }
 
     /// The pile's cards, bottom to top.

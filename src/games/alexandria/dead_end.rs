@@ -22,9 +22,9 @@ use crate::games::alternating::{BASES, NO_BASE};
 use crate::games::pile_code::MAX_START;
 use crate::games::talon;
 
-/// The most cards a pile holds: its starting cards and a run of twelve on
-/// them.
-const MAX_PILE: usize = MAX_START + 12;
+// A pile's stack (its starting cards still there) fits a `u32`, a bit a
+// card, as `stranded` keeps which of its cards can leave.
+const _: () = assert!(MAX_START <= 32);
 
 /// The two cards `card` can lie on in the tableau (one rank higher, of the
 /// other colour), by [`Card::index`]: `None` for a King.
@@ -74,35 +74,50 @@ impl Alexandria {
                 *at += 1;
             }
         }
-        // The piles bottom to top, and the copies of each card on the
-        // tableau.
-        let mut piles = [[0u8; MAX_PILE]; PILES];
-        let mut heights = [0usize; PILES];
-        let mut tableau = [0u8; Card::COUNT];
-        for p in 0..PILES {
-            let (pile, height) = (&mut piles[p], &mut heights[p]);
-            state.piles[p].cards(&self.start_cards[p], |card| {
-                pile[*height] = card.index() as u8;
-                *height += 1;
-                tableau[card.index()] += 1;
-            });
-        }
-        // The waste bottom to top, and the copies of each card in the
-        // stock, which count as out of their stacks (see below).
-        let stock = talon::stock(state.talon, state.cursor);
-        let mut waste = [0u8; 128];
-        let mut waste_len = 0;
+        // The copies of each card in the stock, which count as out of
+        // their stacks (see below), and the waste bottom to top.
         let mut out = home;
         let mut in_stock = [0u8; Card::COUNT];
-        for t in talon::places(stock) {
+        for t in talon::places(talon::stock(state.talon, state.cursor)) {
             in_stock[self.talon.card(t).index()] += 1;
         }
+        for (out, &stocked) in out.iter_mut().zip(&in_stock) {
+            *out += stocked;
+        }
+        let mut waste = [0u8; 128];
+        let mut waste_len = 0;
         for t in talon::places(state.waste()) {
             waste[waste_len] = self.talon.card(t).index() as u8;
             waste_len += 1;
         }
-        for (out, &stocked) in out.iter_mut().zip(&in_stock) {
-            *out += stocked;
+        // Each pile's stack, its starting cards still there bottom to top,
+        // and the copies of each card on the tableau. The cards above a
+        // stack (its run, and a King put on an emptied pile) can always
+        // leave, each a King or lying in order on the card under it: they
+        // are out of their stacks from the start, which frees nothing the
+        // loop below would not.
+        let mut stacks: [&[Card]; PILES] = [&[]; PILES];
+        let mut tableau = [0u8; Card::COUNT];
+        for (p, stack) in stacks.iter_mut().enumerate() {
+            let (code, start) = (state.piles[p], &self.start_cards[p]);
+            let Some(base) = code.base_in(start) else {
+                continue;
+            };
+            // A lone card that is not the pile's first is a King: only a
+            // King goes on an empty pile.
+            let dealt = match code.dealt_left() {
+                0 => (base == start[0]) as usize,
+                dealt => dealt,
+            };
+            *stack = &start[..dealt];
+            for card in stack.iter() {
+                tableau[card.index()] += 1;
+            }
+            let king = (dealt == 0).then_some(base);
+            for card in king.into_iter().chain(code.run_cards(base)) {
+                tableau[card.index()] += 1;
+                out[card.index()] += 1;
+            }
         }
         // The waste places of each card's copies, lowest first.
         let mut waste_at = [[0u8; 3]; Card::COUNT];
@@ -142,32 +157,31 @@ impl Alexandria {
                 }
             }
         }
-        // Which stacked cards can leave by a landing, whatever goes home:
-        // in the waste, as above; in a pile, a landing not under it in its
-        // pile, or carried in a run: lying in order on the card under it.
-        let mut waste_free = [false; 128];
-        let mut bound = false;
+        // Which stacked cards can leave by a landing, whatever goes home, a
+        // bit each by place: in the waste, as above; in a pile, a landing
+        // not under it in its pile, or carried in a run: lying in order on
+        // the card under it.
+        let mut waste_free = 0u128;
         for (at, &card) in waste[..waste_len].iter().enumerate() {
-            waste_free[at] = lands(card as usize, at + 1, &from_stock, &from_waste);
-            bound |= !waste_free[at];
+            waste_free |= (lands(card as usize, at + 1, &from_stock, &from_waste) as u128) << at;
         }
-        let mut pile_free = [[false; MAX_PILE]; PILES];
-        for p in 0..PILES {
-            let pile = &piles[p][..heights[p]];
-            for (at, &card) in pile.iter().enumerate() {
-                let on = landings(card as usize);
-                let free = on.is_none_or(|on| {
-                    (at > 0 && on.contains(&(pile[at - 1] as usize)))
+        let mut bound = waste_free.count_ones() as usize != waste_len;
+        let mut pile_free = [0u32; PILES];
+        for (stack, free) in stacks.iter().zip(&mut pile_free) {
+            for (at, card) in stack.iter().enumerate() {
+                let on = landings(card.index());
+                let leaves = on.is_none_or(|on| {
+                    (at > 0 && on.contains(&stack[at - 1].index()))
                         || on.iter().any(|&l| {
                             from_stock[l]
                                 || from_waste[l] > 0
                                 || tableau[l] as usize
-                                    > pile[..at].iter().filter(|&&c| c as usize == l).count()
+                                    > stack[..at].iter().filter(|c| c.index() == l).count()
                         })
                 });
-                pile_free[p][at] = free;
-                bound |= !free;
+                *free |= (leaves as u32) << at;
             }
+            bound |= free.count_ones() as usize != stack.len();
         }
         if !bound {
             return false;
@@ -185,30 +199,31 @@ impl Alexandria {
                 }
             }
             // An Ace always goes home: twelve foundations take twelve.
-            let leaves = |card: u8, free: bool| {
-                let (card, ace) = (
-                    card as usize,
-                    Card::from_index(card as usize).rank() == Rank::ACE,
-                );
-                free || ace || could[card - 1] > home[card]
+            let leaves = |card: usize, free: bool| {
+                free || Card::from_index(card).rank() == Rank::ACE || could[card - 1] > home[card]
             };
             let mut moved = false;
-            for p in 0..PILES {
-                while heights[p] > 0
-                    && leaves(piles[p][heights[p] - 1], pile_free[p][heights[p] - 1])
+            for (stack, free) in stacks.iter_mut().zip(&pile_free) {
+                while let Some((card, rest)) = stack.split_last()
+                    && leaves(card.index(), free >> rest.len() & 1 != 0)
                 {
-                    heights[p] -= 1;
-                    out[piles[p][heights[p]] as usize] += 1;
+                    *stack = rest;
+                    out[card.index()] += 1;
                     moved = true;
                 }
             }
-            while waste_len > 0 && leaves(waste[waste_len - 1], waste_free[waste_len - 1]) {
+            while waste_len > 0
+                && leaves(
+                    waste[waste_len - 1] as usize,
+                    waste_free >> (waste_len - 1) & 1 != 0,
+                )
+            {
                 waste_len -= 1;
                 out[waste[waste_len] as usize] += 1;
                 moved = true;
             }
             if !moved {
-                return waste_len > 0 || heights.iter().any(|&h| h > 0);
+                return waste_len > 0 || stacks.iter().any(|stack| !stack.is_empty());
             }
         }
     }
@@ -220,7 +235,7 @@ impl Alexandria {
     /// of the stock; it is left out as a dead end the test would seldom
     /// find, and the check, which needs no pile's run written out, takes a
     /// fraction of the test's time.
-    fn none_bound(&self, state: &State) -> bool {
+    pub(super) fn none_bound(&self, state: &State) -> bool {
         let cards = self.landing_cards(state);
         talon::places(state.waste()).all(|t| lands(cards, self.talon.card(t)))
             && (0..PILES).all(|p| {

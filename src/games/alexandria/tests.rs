@@ -541,3 +541,142 @@ fn waste_cards_with_nowhere_to_go_but_home_are_bound() {
         );
     }
 }
+
+/// The dead-end test's relaxed game as its doc tells it, played plainly
+/// on whole piles: whether some card never leaves its stack (the test
+/// leaves out what [`Alexandria::none_bound`] passes).
+fn stranded_plainly(game: &Alexandria, state: &State) -> bool {
+    if game.none_bound(state) {
+        return false;
+    }
+    use crate::games::alternating::{BASES, NO_BASE};
+    let landings = |card: usize| {
+        BASES[card]
+            .iter()
+            .filter(|&&l| l != NO_BASE)
+            .map(|&l| l as usize)
+    };
+    let mut home = [0u8; Card::COUNT];
+    for (suit, rank) in state.home.started() {
+        (0..rank as usize).for_each(|r| home[suit * 13 + r] += 1);
+    }
+    let piles: Vec<Vec<usize>> = (0..PILES)
+        .map(|p| {
+            state.piles[p]
+                .to_vec(&game.start_cards[p])
+                .iter()
+                .map(|c| c.index())
+                .collect()
+        })
+        .collect();
+    let index = |mask| {
+        talon::places(mask)
+            .map(|t| game.talon.card(t).index())
+            .collect::<Vec<_>>()
+    };
+    let (stock, waste) = (
+        index(talon::stock(state.talon, state.cursor)),
+        index(state.waste()),
+    );
+    let on_tableau = |card| piles.iter().flatten().filter(|&&c| c == card).count();
+    // Talon cards that can get onto the tableau, stock first, then the
+    // waste by place, found from the Kings down: a waste card only by one
+    // in the stock or above it in the waste.
+    let talon: Vec<(usize, Option<usize>)> = (stock.iter().map(|&c| (c, None)))
+        .chain(waste.iter().enumerate().map(|(at, &c)| (c, Some(at))))
+        .collect();
+    let mut talon_free = vec![false; talon.len()];
+    for rank in (0..13).rev() {
+        for i in 0..talon.len() {
+            let (card, place) = talon[i];
+            if card % 13 == rank {
+                talon_free[i] = rank == 12
+                    || landings(card).any(|l| {
+                        on_tableau(l) > 0
+                            || (0..talon.len()).any(|j| {
+                                talon[j].0 == l
+                                    && talon_free[j]
+                                    && talon[j].1.is_none_or(|b| place.is_none_or(|a| b > a))
+                            })
+                    });
+            }
+        }
+    }
+    let lands_from_talon = |l| (0..talon.len()).any(|j| talon[j].0 == l && talon_free[j]);
+    let mut stacks: Vec<Vec<(usize, bool)>> = (piles.iter())
+        .map(|pile| {
+            (0..pile.len())
+                .map(|at| {
+                    let card = pile[at];
+                    let under = |l| pile[..at].iter().filter(|&&c| c == l).count();
+                    let free = card % 13 == 12
+                        || landings(card).any(|l| {
+                            (at > 0 && pile[at - 1] == l)
+                                || lands_from_talon(l)
+                                || on_tableau(l) > under(l)
+                        });
+                    (card, free)
+                })
+                .collect()
+        })
+        .collect();
+    stacks.push(
+        (stock.len()..talon.len())
+            .map(|i| (talon[i].0, talon_free[i]))
+            .collect(),
+    );
+    let mut out = home;
+    stock.iter().for_each(|&c| out[c] += 1);
+    loop {
+        let mut could = [0u8; Card::COUNT];
+        for suit in 0..4 {
+            for rank in 0..13 {
+                let below = if rank == 0 {
+                    3
+                } else {
+                    could[suit * 13 + rank - 1]
+                };
+                could[suit * 13 + rank] = out[suit * 13 + rank].min(below);
+            }
+        }
+        let mut moved = false;
+        for stack in &mut stacks {
+            while let Some(&(card, free)) = stack.last()
+                && (free || card % 13 == 0 || could[card - 1] > home[card])
+            {
+                stack.pop();
+                out[card] += 1;
+                moved = true;
+            }
+        }
+        if !moved {
+            return stacks.iter().any(|stack| !stack.is_empty());
+        }
+    }
+}
+
+/// Along random play, the dead-end test answers as its relaxed game
+/// played plainly, finding cards stranded often enough to tell.
+#[test]
+fn stranded_answers_as_the_relaxed_game_played_plainly() {
+    use crate::games::testing::along_play;
+    let (mut positions, mut stranded) = (0, 0);
+    for n in 1..=20 {
+        let game = deal(n);
+        along_play(&game, n, 400, 2, |state, _| {
+            let plain = stranded_plainly(&game, state);
+            assert_eq!(
+                game.stranded(state),
+                plain,
+                "deal {n}:\n{}",
+                game.to_board(state).to_text()
+            );
+            positions += 1;
+            stranded += plain as u32;
+        });
+    }
+    assert!(
+        positions > 2000 && stranded > 200,
+        "{positions} positions, {stranded} stranded"
+    );
+}
