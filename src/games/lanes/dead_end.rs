@@ -390,6 +390,7 @@ mod tests {
     use crate::card::Rank;
     use crate::game::Game;
     use crate::games::GameKind;
+    use crate::games::lanes::Step;
     use crate::reference::{in_pile_order, plain_search_by};
 
     /// The four suits' rows from the Ace, worked out at once, are each
@@ -491,6 +492,27 @@ mod tests {
         board
     }
 
+    /// Plays up to `steps` random moves of `game` from its start, calling
+    /// `visit` at each position with its moves before the picked one is
+    /// played; gives the position reached.
+    fn random_line(
+        game: &Lanes,
+        rng: &mut ChaCha8Rng,
+        steps: usize,
+        mut visit: impl FnMut(&State, &[Step]),
+    ) -> State {
+        let mut state = game.initial();
+        for _ in 0..steps {
+            let moves = crate::games::testing::full_moves(game, &state);
+            let Some(&next) = moves.get(rng.random_range(0..moves.len().max(1))) else {
+                break;
+            };
+            visit(&state, &moves);
+            state = game.play(&state, next);
+        }
+        state
+    }
+
     /// On crowded positions, half of them with a short pile of two cards
     /// of a rank and colour, that the plain search with the reference rules
     /// decides, every position the test calls a dead end is lost, and the
@@ -549,13 +571,8 @@ mod tests {
         let (mut alive, mut dead, mut relaxed_dead) = (0, 0, 0);
         for _ in 0..300 {
             let game = Lanes::new(&twinned(crowded(&mut rng), &mut rng)).unwrap();
-            let mut state = game.initial();
-            for _ in 0..12 {
-                let moves = crate::games::testing::full_moves(&game, &state);
-                let Some(&next) = moves.get(rng.random_range(0..moves.len().max(1))) else {
-                    break;
-                };
-                for &step in &moves {
+            random_line(&game, &mut rng, 12, |&state, moves| {
+                for &step in moves {
                     let after = game.play(&state, step);
                     if !after.undoable {
                         continue;
@@ -572,8 +589,7 @@ mod tests {
                     (alive, dead) = (alive + !before as u32, dead + before as u32);
                     relaxed_dead += relaxed_before as u32;
                 }
-                state = game.play(&state, next);
-            }
+            });
         }
         assert!(
             alive >= 100 && dead >= 100 && relaxed_dead >= 50,
@@ -590,14 +606,7 @@ mod tests {
         let mut swapped = 0;
         for _ in 0..300 {
             let game = Lanes::new(&twinned(crowded(&mut rng), &mut rng)).unwrap();
-            let mut state = game.initial();
-            for _ in 0..12 {
-                let moves = crate::games::testing::full_moves(&game, &state);
-                let Some(&next) = moves.get(rng.random_range(0..moves.len().max(1))) else {
-                    break;
-                };
-                state = game.play(&state, next);
-            }
+            let state = random_line(&game, &mut rng, 12, |_, _| {});
             let runs = game.run_cards(&state);
             let pairs = runs & mirrored(runs);
             let swap = |card: Card| match pairs >> card.index() & 1 {
