@@ -121,7 +121,7 @@ pub enum Stop {
     Narrowed,
     /// The relaxed walk searched alone won the relaxation and has no
     /// refinement of it to walk: it proves nothing (see
-    /// [`Tactic::Relaxed`](super::Tactic::Relaxed)).
+    /// [`super::Tactic::Relaxed`]).
     Relaxed,
 }
 

@@ -328,7 +328,7 @@ impl Alexandria {
     /// [`Alexandria::order`]): either would leave the stock card nowhere
     /// to go but the waste, where with no redeal it may stay for good,
     /// while a pile's cards that wait can move later, whenever a place
-    /// opens. (With `onto` as in [`Game::moves`]; a card that fits on one
+    /// opens. (With `onto` as in [`crate::game::Game::moves`]; a card that fits on one
     /// top fits on no copy of it on another pile, so the bit names one
     /// pile.)
     ///
