@@ -132,7 +132,7 @@ pub(super) fn waste_top(talon: u128, cursor: u8) -> Option<u8> {
 /// The places below `place`, a bit each: every place at 128, where a
 /// talon of 128 cards all drawn puts the cursor (a shift by 128 would
 /// overflow).
-fn below(place: u8) -> u128 {
+pub(super) fn below(place: u8) -> u128 {
     u128::MAX.checked_shr(128 - place as u32).unwrap_or(0)
 }
 

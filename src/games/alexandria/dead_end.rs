@@ -15,12 +15,12 @@
 //! (see [`Alexandria::stranded`]). A card that cannot leave its stack in
 //! the relaxed game cannot in the real one, and never goes home.
 
-use super::{Alexandria, PILES, State};
+use super::{Alexandria, MAX_TALON, PILES, State};
 use crate::card::{Card, Rank};
 use crate::games::NO_CARD;
 use crate::games::alternating::{BASES, NO_BASE};
 use crate::games::pile_code::MAX_START;
-use crate::games::talon;
+use crate::games::talon::{self, Talon};
 
 // A pile's stack (its starting cards still there) fits a `u32`, a bit a
 // card, as `stranded` keeps which of its cards can leave.
@@ -75,20 +75,11 @@ impl Alexandria {
             }
         }
         // The copies of each card in the stock, which count as out of
-        // their stacks (see below), and the waste bottom to top.
+        // their stacks (see below).
+        let in_stock = (self.talon_cards).stock_counts(&self.talon, state.talon, state.cursor);
         let mut out = home;
-        let mut in_stock = [0u8; Card::COUNT];
-        for t in talon::places(talon::stock(state.talon, state.cursor)) {
-            in_stock[self.talon.card(t).index()] += 1;
-        }
         for (out, &stocked) in out.iter_mut().zip(&in_stock) {
             *out += stocked;
-        }
-        let mut waste = [0u8; 128];
-        let mut waste_len = 0;
-        for t in talon::places(state.waste()) {
-            waste[waste_len] = self.talon.card(t).index() as u8;
-            waste_len += 1;
         }
         // Each pile's stack, its starting cards still there bottom to top,
         // and the copies of each card on the tableau. The cards above a
@@ -119,53 +110,43 @@ impl Alexandria {
                 out[card.index()] += 1;
             }
         }
-        // The waste places of each card's copies, lowest first.
-        let mut waste_at = [[0u8; 3]; Card::COUNT];
-        let mut in_waste = [0u8; Card::COUNT];
-        for (at, &card) in waste[..waste_len].iter().enumerate() {
-            let card = card as usize;
-            waste_at[card][in_waste[card] as usize] = at as u8;
-            in_waste[card] += 1;
-        }
         // Which talon cards can get onto the tableau, a rank at a time from
         // the Kings down: `from_stock[c]` if a copy of card `c` in the stock
-        // can, `from_waste[c]` one more than the highest waste place of a
-        // copy that can, 0 if none. `lands(c, above)`: whether a card `c`
-        // has a landing on the tableau, in the stock, or in the waste at
-        // place `above` or higher (that can get onto the tableau).
+        // can, `from_waste[c]` one more than the highest talon place of a
+        // copy in the waste that can, 0 if none; and `waste_free`, the
+        // waste's places whose card can, a bit each. A waste card can if
+        // a card it may lie on is on the tableau, can get there from the
+        // stock, or can from a place above it in the waste: so if a copy
+        // can, every copy below it can.
+        let waste = state.waste();
         let mut from_stock = [false; Card::COUNT];
         let mut from_waste = [0u8; Card::COUNT];
-        let lands = |card: usize, above: usize, from_stock: &[bool], from_waste: &[u8]| {
-            landings(card).is_none_or(|on| {
-                on.iter()
-                    .any(|&l| tableau[l] > 0 || from_stock[l] || from_waste[l] as usize > above)
-            })
-        };
+        let mut waste_free = 0u128;
         for rank in (0..13).rev() {
             for suit in 0..4 {
                 let card = suit * 13 + rank;
-                if in_stock[card] > 0 {
-                    from_stock[card] = lands(card, 0, &from_stock, &from_waste);
-                }
-                // A lower copy has more of the waste above it: the highest
-                // that lands is the first found from the top.
-                for &at in waste_at[card][..in_waste[card] as usize].iter().rev() {
-                    if lands(card, at as usize + 1, &from_stock, &from_waste) {
-                        from_waste[card] = at + 1;
-                        break;
-                    }
-                }
+                let copies = waste & self.talon_cards.places[card];
+                let (anywhere, above) = match landings(card) {
+                    None => (true, 0),
+                    Some(on) => (
+                        on.iter().any(|&l| tableau[l] > 0 || from_stock[l]),
+                        on.iter().map(|&l| from_waste[l]).max().unwrap_or(0),
+                    ),
+                };
+                from_stock[card] = in_stock[card] > 0 && (anywhere || above > 0);
+                let free = match anywhere {
+                    true => copies,
+                    false => copies & talon::below(above.saturating_sub(1)),
+                };
+                waste_free |= free;
+                from_waste[card] = (128 - free.leading_zeros()) as u8;
             }
         }
         // Which stacked cards can leave by a landing, whatever goes home, a
         // bit each by place: in the waste, as above; in a pile, a landing
         // not under it in its pile, or carried in a run: lying in order on
         // the card under it.
-        let mut waste_free = 0u128;
-        for (at, &card) in waste[..waste_len].iter().enumerate() {
-            waste_free |= (lands(card as usize, at + 1, &from_stock, &from_waste) as u128) << at;
-        }
-        let mut bound = waste_free.count_ones() as usize != waste_len;
+        let mut bound = waste & !waste_free != 0;
         let mut pile_free = [0u32; PILES];
         for (stack, free) in stacks.iter().zip(&mut pile_free) {
             for (at, card) in stack.iter().enumerate() {
@@ -186,6 +167,8 @@ impl Alexandria {
         if !bound {
             return false;
         }
+        // The waste's cards still in it.
+        let mut rest = waste;
         // Take cards off the stacks' tops while any can leave.
         loop {
             // The copies of each card that could be home: at most those
@@ -212,18 +195,15 @@ impl Alexandria {
                     moved = true;
                 }
             }
-            while waste_len > 0
-                && leaves(
-                    waste[waste_len - 1] as usize,
-                    waste_free >> (waste_len - 1) & 1 != 0,
-                )
+            while let Some(top) = (rest != 0).then(|| 127 - rest.leading_zeros() as u8)
+                && leaves(self.talon.card(top).index(), waste_free >> top & 1 != 0)
             {
-                waste_len -= 1;
-                out[waste[waste_len] as usize] += 1;
+                rest ^= 1 << top;
+                out[self.talon.card(top).index()] += 1;
                 moved = true;
             }
             if !moved {
-                return waste_len > 0 || stacks.iter().any(|stack| !stack.is_empty());
+                return rest != 0 || stacks.iter().any(|stack| !stack.is_empty());
             }
         }
     }
@@ -236,14 +216,9 @@ impl Alexandria {
     /// find, and the check, which needs no pile's run written out, takes a
     /// fraction of the test's time.
     pub(super) fn none_bound(&self, state: &State) -> bool {
-        let cards = self.landing_cards(state);
-        talon::places(state.waste()).all(|t| lands(cards, self.talon.card(t)))
-            && (0..PILES).all(|p| {
-                let dealt = state.piles[p].dealt_left();
-                self.start_cards[p][..dealt]
-                    .iter()
-                    .all(|&card| lands(cards, card))
-            })
+        let (stacked, cards) = self.stacked_and_landing_cards(state);
+        let bound = !landable(cards);
+        stacked & bound == 0 && state.waste() & self.talon_cards.places_of(bound) == 0
     }
 
     /// How many waste cards have no card they may lie on in the stock or
@@ -251,36 +226,131 @@ impl Alexandria {
     /// that quick look tells, leave the waste only for home, and hold up
     /// every card under them till then.
     pub(super) fn bound_in_waste(&self, state: &State) -> u32 {
-        let cards = self.landing_cards(state);
-        talon::places(state.waste())
-            .filter(|&t| !lands(cards, self.talon.card(t)))
-            .count() as u32
+        let (_, cards) = self.stacked_and_landing_cards(state);
+        let bound = !landable(cards);
+        (state.waste() & self.talon_cards.places_of(bound)).count_ones()
     }
 
-    /// The cards a stacked card may still lie on, at a quick look, a bit
-    /// each by [`Card::index`]: the stock's, the piles' starting cards
-    /// still there and the pile tops.
-    fn landing_cards(&self, state: &State) -> u64 {
-        let stock = talon::stock(state.talon, state.cursor);
-        let mut cards = 0u64;
-        for t in talon::places(stock) {
-            cards |= 1 << self.talon.card(t).index();
-        }
+    /// The piles' starting cards still there, and the cards a stacked card
+    /// may still lie on, at a quick look (the stock's, those starting
+    /// cards and the pile tops), a bit each by [`Card::index`].
+    fn stacked_and_landing_cards(&self, state: &State) -> (u64, u64) {
+        let mut stacked = 0u64;
+        let mut tops = 0u64;
         for p in 0..PILES {
-            let dealt = state.piles[p].dealt_left();
-            for card in &self.start_cards[p][..dealt] {
-                cards |= 1 << card.index();
-            }
+            stacked |= self.dealt_cards[p][state.piles[p].dealt_left()];
             if state.tops[p] != NO_CARD {
-                cards |= 1 << state.tops[p];
+                tops |= 1 << state.tops[p];
             }
         }
-        cards
+        let stock = (self.talon_cards).stock_cards(&self.talon, state.talon, state.cursor);
+        (stacked, stacked | tops | stock)
     }
 }
 
-/// Whether `card` is a King (an empty pile takes it) or may lie on one of
-/// `cards` (a mask of [`Alexandria::landing_cards`]).
-fn lands(cards: u64, card: Card) -> bool {
-    landings(card.index()).is_none_or(|[a, b]| cards >> a & 1 != 0 || cards >> b & 1 != 0)
+/// The cards of each pile's first `d` starting cards (index `d`), a bit
+/// each by [`Card::index`]: what [`Alexandria::none_bound`] reads of a
+/// pile's stack.
+pub(super) fn dealt_cards(start_cards: &[Card; MAX_START]) -> [u64; MAX_START + 1] {
+    let mut masks = [0u64; MAX_START + 1];
+    for (d, card) in start_cards.iter().enumerate() {
+        masks[d + 1] = masks[d] | 1 << card.index();
+    }
+    masks
+}
+
+/// The cards that are Kings or may lie on one of `cards` (see
+/// [`landings`]), a bit each by [`Card::index`]: a whole suit at a time,
+/// as a card lies on either card of the other colour a rank up.
+pub(super) fn landable(cards: u64) -> u64 {
+    const RANKS: u64 = (1 << 13) - 1;
+    const KING: u64 = 1 << 12;
+    // Clubs and Spades are black, Diamonds and Hearts red (suit order).
+    let black = (cards | cards >> 39) & RANKS;
+    let red = (cards >> 13 | cards >> 26) & RANKS;
+    let on_black = black >> 1 | KING;
+    let on_red = red >> 1 | KING;
+    on_red | on_black << 13 | on_black << 26 | on_red << 39
+}
+
+/// The talon's cards looked up a card or a run of places at a time, so
+/// that the dead-end test need not read the talon a place at a time.
+pub(super) struct TalonCards {
+    /// The places of each card's copies, a bit each, by [`Card::index`].
+    pub(super) places: [u128; Card::COUNT],
+    /// The copies of each card at the talon's places from `s` on (index
+    /// `s`, up to the talon's length). With no redeal the stock is always
+    /// such a run of places: a play from it takes its card and leaves the
+    /// cards passed over in the waste, and a play from the waste leaves
+    /// the stock alone.
+    from: Vec<[u8; Card::COUNT]>,
+    /// The same, a bit each for the cards with a copy there.
+    from_cards: Vec<u64>,
+}
+
+impl TalonCards {
+    pub(super) fn new(talon: &Talon<MAX_TALON>) -> TalonCards {
+        let len = talon.len() as usize;
+        let mut places = [0u128; Card::COUNT];
+        let mut from = vec![[0u8; Card::COUNT]; len + 1];
+        let mut from_cards = vec![0u64; len + 1];
+        for t in (0..len).rev() {
+            let card = talon.card(t as u8).index();
+            places[card] |= 1 << t;
+            from[t] = from[t + 1];
+            from[t][card] += 1;
+            from_cards[t] = from_cards[t + 1] | 1 << card;
+        }
+        TalonCards {
+            places,
+            from,
+            from_cards,
+        }
+    }
+
+    /// The talon places of the copies of the cards of `cards` (a bit each
+    /// by [`Card::index`]).
+    pub(super) fn places_of(&self, cards: u64) -> u128 {
+        let mut cards = cards & ((1 << Card::COUNT) - 1);
+        let mut places = 0;
+        while cards != 0 {
+            places |= self.places[cards.trailing_zeros() as usize];
+            cards &= cards - 1;
+        }
+        places
+    }
+
+    /// The stock's first place (the talon's length if it is empty), and
+    /// the places from there on that no longer hold a card: none in play
+    /// (see [`TalonCards::from`]).
+    fn stock_run(talon: &Talon<MAX_TALON>, mask: u128, cursor: u8) -> (usize, u128) {
+        let stock = talon::stock(mask, cursor);
+        let first = (stock.trailing_zeros() as u8).min(talon.len());
+        let gone = talon::stock(talon.full(), first) & !stock;
+        (first as usize, gone)
+    }
+
+    /// The cards in the stock, a bit each by [`Card::index`].
+    pub(super) fn stock_cards(&self, talon: &Talon<MAX_TALON>, mask: u128, cursor: u8) -> u64 {
+        match TalonCards::stock_run(talon, mask, cursor) {
+            (first, 0) => self.from_cards[first],
+            _ => talon::places(talon::stock(mask, cursor))
+                .fold(0, |cards, t| cards | 1 << talon.card(t).index()),
+        }
+    }
+
+    /// The copies of each card in the stock, by [`Card::index`].
+    pub(super) fn stock_counts(
+        &self,
+        talon: &Talon<MAX_TALON>,
+        mask: u128,
+        cursor: u8,
+    ) -> [u8; Card::COUNT] {
+        let (first, gone) = TalonCards::stock_run(talon, mask, cursor);
+        let mut counts = self.from[first];
+        for t in talon::places(gone) {
+            counts[talon.card(t).index()] -= 1;
+        }
+        counts
+    }
 }

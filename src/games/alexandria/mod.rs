@@ -47,6 +47,7 @@ mod pile;
 #[cfg(test)]
 mod tests;
 
+use self::dead_end::TalonCards;
 use self::pile::PileCode;
 use super::NO_CARD;
 use super::alternating::suit_bit;
@@ -180,6 +181,11 @@ pub struct Alexandria {
     /// lowest of them (see [`pile_code::dealt_codes`]).
     dealt_codes: [[PileCode; MAX_START + 1]; PILES],
     talon: Talon<MAX_TALON>,
+    /// The talon's cards by card and by run of places (see [`dead_end`]).
+    talon_cards: TalonCards,
+    /// The cards of each pile's first `d` starting cards (index `d`), a
+    /// bit each by [`Card::index`].
+    dealt_cards: [[u64; MAX_START + 1]; PILES],
     /// Whether the board had no `Foundations:` line: the reference rules
     /// then show none until the first card goes home.
     bare: bool,
@@ -244,6 +250,8 @@ impl Game for Alexandria {
             })
         });
         let mut game = Alexandria {
+            talon_cards: TalonCards::new(&talon),
+            dealt_cards: start_cards.map(|cards| dead_end::dealt_cards(&cards)),
             start_cards,
             down,
             dealt_codes,
