@@ -26,6 +26,10 @@ use crate::games::talon::{self, Talon};
 // card, as `stranded` keeps which of its cards can leave.
 const _: () = assert!(MAX_START <= 32);
 
+/// A bit for each suit's card of the lowest rank, by [`Card::index`]:
+/// shifted by a rank, the cards of that rank.
+const RANK: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+
 /// The two cards `card` can lie on in the tableau (one rank higher, of the
 /// other colour), by [`Card::index`]: `None` for a King.
 fn landings(card: usize) -> Option<[usize; 2]> {
@@ -66,29 +70,15 @@ impl Alexandria {
         if self.none_bound(state) {
             return false;
         }
-        // Copies home of each card, by index: a foundation of its suit
-        // holds one of each rank up to its top.
-        let mut home = [0u8; Card::COUNT];
-        for (suit, rank) in state.home.started() {
-            for at in &mut home[suit * 13..suit * 13 + rank as usize] {
-                *at += 1;
-            }
-        }
-        // The copies of each card in the stock, which count as out of
-        // their stacks (see below).
-        let in_stock = (self.talon_cards).stock_counts(&self.talon, state.talon, state.cursor);
-        let mut out = home;
-        for (out, &stocked) in out.iter_mut().zip(&in_stock) {
-            *out += stocked;
-        }
         // Each pile's stack, its starting cards still there bottom to top,
-        // and the copies of each card on the tableau. The cards above a
-        // stack (its run, and a King put on an emptied pile) can always
-        // leave, each a King or lying in order on the card under it: they
-        // are out of their stacks from the start, which frees nothing the
-        // loop below would not.
+        // and the copies of each card on the tableau, and of those above
+        // the stacks. The cards above a stack (its run, and a King put on
+        // an emptied pile) can always leave, each a King or lying in order
+        // on the card under it: they are out of their stacks from the
+        // start, which frees nothing the loop below would not.
         let mut stacks: [&[Card]; PILES] = [&[]; PILES];
         let mut tableau = [0u8; Card::COUNT];
+        let mut unstacked = [0u8; Card::COUNT];
         for (p, stack) in stacks.iter_mut().enumerate() {
             let (code, start) = (state.piles[p], &self.start_cards[p]);
             let Some(base) = code.base_in(start) else {
@@ -107,41 +97,52 @@ impl Alexandria {
             let king = (dealt == 0).then_some(base);
             for card in king.into_iter().chain(code.run_cards(base)) {
                 tableau[card.index()] += 1;
-                out[card.index()] += 1;
+                unstacked[card.index()] += 1;
             }
         }
+        let on_tableau =
+            (0..Card::COUNT).fold(0u64, |cards, c| cards | ((tableau[c] > 0) as u64) << c);
         // Which talon cards can get onto the tableau, a rank at a time from
-        // the Kings down: `from_stock[c]` if a copy of card `c` in the stock
-        // can, `from_waste[c]` one more than the highest talon place of a
-        // copy in the waste that can, 0 if none; and `waste_free`, the
-        // waste's places whose card can, a bit each. A waste card can if
-        // a card it may lie on is on the tableau, can get there from the
-        // stock, or can from a place above it in the waste: so if a copy
-        // can, every copy below it can.
+        // the Kings down, a bit each by card: `from_stock` if a copy in the
+        // stock can, `from_waste` if one in the waste can, and
+        // `highest[c]` one more than the highest talon place of such a
+        // copy of card `c`; and `waste_free`, the waste's places whose
+        // card can, a bit each. A talon card can if it is a King, or a
+        // card it may lie on is on the tableau or can get there from the
+        // stock (then every copy can), or can from the waste at a place
+        // above it: so if a copy can, every copy below it can.
         let waste = state.waste();
-        let mut from_stock = [false; Card::COUNT];
-        let mut from_waste = [0u8; Card::COUNT];
+        let stocked = (self.talon_cards).stock_cards(&self.talon, state.talon, state.cursor);
+        let (mut from_stock, mut from_waste) = (0u64, 0u64);
+        let mut highest = [0u8; Card::COUNT];
         let mut waste_free = 0u128;
         for rank in (0..13).rev() {
-            for suit in 0..4 {
-                let card = suit * 13 + rank;
+            let of_rank = RANK << rank;
+            let anywhere = landable(on_tableau | from_stock) & of_rank;
+            let from_above = landable(from_waste) & of_rank & !anywhere;
+            from_stock |= stocked & (anywhere | from_above);
+            for card in (0..4).map(|suit| suit * 13 + rank) {
                 let copies = waste & self.talon_cards.places[card];
-                let (anywhere, above) = match landings(card) {
-                    None => (true, 0),
-                    Some(on) => (
-                        on.iter().any(|&l| tableau[l] > 0 || from_stock[l]),
-                        on.iter().map(|&l| from_waste[l]).max().unwrap_or(0),
-                    ),
+                if copies == 0 {
+                    continue;
+                }
+                let free = if anywhere >> card & 1 != 0 {
+                    copies
+                } else if from_above >> card & 1 != 0 {
+                    let on = landings(card).expect("a King lands anywhere");
+                    let above = on.iter().map(|&l| highest[l]).max().unwrap_or(0);
+                    copies & talon::below(above - 1)
+                } else {
+                    0
                 };
-                from_stock[card] = in_stock[card] > 0 && (anywhere || above > 0);
-                let free = match anywhere {
-                    true => copies,
-                    false => copies & talon::below(above.saturating_sub(1)),
-                };
-                waste_free |= free;
-                from_waste[card] = (128 - free.leading_zeros()) as u8;
+                if free != 0 {
+                    waste_free |= free;
+                    from_waste |= 1 << card;
+                    highest[card] = (128 - free.leading_zeros()) as u8;
+                }
             }
         }
+        let from_talon = from_stock | from_waste;
         // Which stacked cards can leave by a landing, whatever goes home, a
         // bit each by place: in the waste, as above; in a pile, a landing
         // not under it in its pile, or carried in a run: lying in order on
@@ -154,8 +155,7 @@ impl Alexandria {
                 let leaves = on.is_none_or(|on| {
                     (at > 0 && on.contains(&stack[at - 1].index()))
                         || on.iter().any(|&l| {
-                            from_stock[l]
-                                || from_waste[l] > 0
+                            from_talon >> l & 1 != 0
                                 || tableau[l] as usize
                                     > stack[..at].iter().filter(|c| c.index() == l).count()
                         })
@@ -166,6 +166,21 @@ impl Alexandria {
         }
         if !bound {
             return false;
+        }
+        // Copies home of each card, by index: a foundation of its suit
+        // holds one of each rank up to its top.
+        let mut home = [0u8; Card::COUNT];
+        for (suit, rank) in state.home.started() {
+            for at in &mut home[suit * 13..suit * 13 + rank as usize] {
+                *at += 1;
+            }
+        }
+        // The copies of each card out of their stacks: home, above a
+        // stack, or in the stock (see above).
+        let in_stock = (self.talon_cards).stock_counts(&self.talon, state.talon, state.cursor);
+        let mut out = home;
+        for c in 0..Card::COUNT {
+            out[c] += unstacked[c] + in_stock[c];
         }
         // The waste's cards still in it.
         let mut rest = waste;
