@@ -178,22 +178,6 @@ pub(super) fn strength(cursor: u8, redeals: u8) -> u64 {
     (redeals as u64) << 8 | (255 - cursor as u64)
 }
 
-/// The waste's top `n` cards (all of them if it has fewer): those that
-/// will come off it next, in turn.
-pub(super) fn waste_tops(talon: u128, cursor: u8, n: u32) -> u128 {
-    let mut rest = waste(talon, cursor);
-    let mut tops = 0;
-    for _ in 0..n {
-        if rest == 0 {
-            break;
-        }
-        let top = 1u128 << (127 - rest.leading_zeros());
-        tops |= top;
-        rest ^= top;
-    }
-    tops
-}
-
 /// The stock's next `n` cards (all of them if it has fewer): those a play
 /// can reach by drawing past at most `n - 1` others.
 pub(super) fn stock_window(talon: u128, cursor: u8, n: u32) -> u128 {
@@ -235,18 +219,6 @@ mod tests {
         assert_eq!(stock(talon, 128), 0);
         assert_eq!(waste_top(talon, 128), Some(127));
         assert_eq!(next_drawn(talon, 128), None);
-        assert_eq!(waste_tops(talon, 128, 2), 3 << 126);
-    }
-
-    #[test]
-    fn the_waste_tops_are_its_last_cards_below_the_cursor() {
-        let talon = 0b1011_0110;
-        assert_eq!(waste_tops(talon, 0, 3), 0);
-        assert_eq!(waste_tops(talon, 6, 0), 0);
-        assert_eq!(waste_tops(talon, 6, 2), 0b0011_0000);
-        assert_eq!(waste_tops(talon, 6, 9), 0b0011_0110);
-        assert_eq!(waste_tops(talon, 8, 1), 0b1000_0000);
-        assert_eq!(waste_tops(1 << 103 | 1, 104, 2), 1 << 103 | 1);
     }
 
     #[test]

@@ -30,6 +30,7 @@
 use super::{Alexandria, FOUNDATIONS, HOME, NARROWED, PILES, State, Step, TALON};
 use crate::card::{Card, Rank};
 use crate::game::Ask;
+use crate::games::alternating::{BUILT_ON, NO_BASE};
 use crate::games::foundations::{Foundations, slot_rank};
 use crate::games::narrowed::Narrowed;
 use crate::games::safe_home::{Builds, SafeRule};
@@ -291,7 +292,27 @@ impl Onto {
     pub(super) fn of(&self, card: Card) -> u16 {
         self.piles[card.rank().get() as usize + 1][diagonal(card)]
     }
+
+    /// The piles whose top is of the rank and colour of `card`.
+    fn alike(&self, card: Card) -> u16 {
+        self.piles[card.rank().get() as usize][diagonal(card)]
+    }
 }
+
+/// The cards that may lie on each card (see [`BUILT_ON`]), a bit each by
+/// [`Card::index`], by the card's index.
+const LANDING_ON: [u64; Card::COUNT] = {
+    let mut masks = [0u64; Card::COUNT];
+    let mut card = 0;
+    while card < Card::COUNT {
+        let [a, b] = BUILT_ON[card];
+        if a != NO_BASE {
+            masks[card] = 1 << a | 1 << b;
+        }
+        card += 1;
+    }
+    masks
+};
 
 /// The piles of `state` by their top card.
 pub(super) fn onto(state: &State) -> Onto {
@@ -339,14 +360,32 @@ impl Alexandria {
     /// under a card that fits nowhere. The figures behind both counts are
     /// in `docs/tuning.md`.
     pub(super) fn kept(&self, state: &State, homes: u64, onto: &Onto) -> u64 {
+        // The cards kept for, a bit each: which copy of a card it is
+        // changes nothing.
+        let mut cards = 0u64;
+        let mut waste = state.waste();
+        for _ in 0..KEPT_FOR_WASTE {
+            if waste == 0 {
+                break;
+            }
+            let t = 127 - waste.leading_zeros() as u8;
+            cards |= 1 << self.talon.card(t).index();
+            waste ^= 1 << t;
+        }
         let stock = talon::stock(state.talon, state.cursor);
-        let waste = talon::waste_tops(state.talon, state.cursor, KEPT_FOR_WASTE);
+        for t in talon::places(stock).take(KEPT_FOR) {
+            cards |= 1 << self.talon.card(t).index();
+        }
+        cards &= !homes;
+        // A top is the only one a card fits on when no other pile's top
+        // is of its rank and colour.
         let mut kept = 0;
-        for t in talon::places(waste).chain(talon::places(stock).take(KEPT_FOR)) {
-            let card = self.talon.card(t);
-            let piles = onto.of(card);
-            if !goes_home(homes, card) && piles.count_ones() == 1 {
-                kept |= 1 << state.tops[piles.trailing_zeros() as usize];
+        for &top in &state.tops {
+            if top != NO_CARD
+                && cards & LANDING_ON[top as usize] != 0
+                && onto.alike(Card::from_index(top as usize)).count_ones() == 1
+            {
+                kept |= 1 << top;
             }
         }
         kept
@@ -400,5 +439,40 @@ mod tests {
             });
         }
         assert!(runs > 1000, "only {runs} run cards");
+    }
+
+    /// The pile tops kept for the talon, a talon card at a time: those
+    /// its waste's top [`KEPT_FOR_WASTE`] cards or its stock's next
+    /// [`KEPT_FOR`] fit on alone.
+    fn kept_plainly(game: &Alexandria, state: &State, homes: u64, onto: &Onto) -> u64 {
+        let waste: Vec<u8> = talon::places(state.waste()).collect();
+        let stock = talon::stock(state.talon, state.cursor);
+        let tops = waste.iter().rev().take(KEPT_FOR_WASTE as usize).copied();
+        let mut kept = 0;
+        for t in tops.chain(talon::places(stock).take(KEPT_FOR)) {
+            let card = game.talon.card(t);
+            let piles = onto.of(card);
+            if !goes_home(homes, card) && piles.count_ones() == 1 {
+                kept |= 1 << state.tops[piles.trailing_zeros() as usize];
+            }
+        }
+        kept
+    }
+
+    /// Along play from numbered deals, the tops kept for the talon are
+    /// those found a talon card at a time, and some are kept.
+    #[test]
+    fn kept_tops_are_those_found_card_by_card() {
+        let mut some = 0;
+        for n in 1..=20 {
+            let game: Alexandria = dealt(&LAYOUT, n);
+            along_play(&game, n, 300, 3, |state, _| {
+                let (homes, onto) = (homeable(&state.home), onto(state));
+                let kept = game.kept(state, homes, &onto);
+                assert_eq!(kept, kept_plainly(&game, state, homes, &onto), "deal {n}");
+                some += (kept != 0) as u32;
+            });
+        }
+        assert!(some > 1000, "tops kept in only {some} positions");
     }
 }
