@@ -133,7 +133,7 @@ impl Alexandria {
             // Moving `count` cards lands the run's card `count - 1` deep on
             // a top of rank `low + count` on the top's diagonal: only the
             // ranks some such top has are read, fewest cards first.
-            let low = top.rank().get() as u32;
+            let low = rank(top) as u32;
             let counts = (1u32 << (movable + 1)) - (1 << first);
             let diagonal = diagonal(top);
             let mut ranks = onto.ranks[diagonal] & (counts << low) as u16;
@@ -272,8 +272,28 @@ impl Alexandria {
 /// Which of a card's two diagonals it is on: the cards that may lie on one
 /// another (down in alternating colour) are all on one, as are a run's.
 fn diagonal(card: Card) -> usize {
-    (card.rank().get() as usize + card.colour() as usize) & 1
+    RANK_AND_DIAGONAL[card.index() as u8 as usize][1] as usize
 }
+
+/// A card's rank (1 to 13).
+fn rank(card: Card) -> usize {
+    RANK_AND_DIAGONAL[card.index() as u8 as usize][0] as usize
+}
+
+/// Each card's rank and diagonal, by [`Card::index`]: read from a table
+/// (indexed by a byte, so with no bounds check), where working them out
+/// took a division at each of the many looks a position's moves take.
+const RANK_AND_DIAGONAL: [[u8; 2]; 256] = {
+    let mut table = [[0; 2]; 256];
+    let mut i = 0;
+    while i < Card::COUNT {
+        let card = Card::from_index(i);
+        let rank = card.rank().get();
+        table[i] = [rank, (rank + card.colour() as u8) & 1];
+        i += 1;
+    }
+    table
+};
 
 /// The piles by their top card, for the moves onto them.
 pub(super) struct Onto {
@@ -290,12 +310,12 @@ impl Onto {
     /// The piles a card goes on: those whose top is a rank higher, of the
     /// other colour.
     pub(super) fn of(&self, card: Card) -> u16 {
-        self.piles[card.rank().get() as usize + 1][diagonal(card)]
+        self.piles[rank(card) + 1][diagonal(card)]
     }
 
     /// The piles whose top is of the rank and colour of `card`.
     fn alike(&self, card: Card) -> u16 {
-        self.piles[card.rank().get() as usize][diagonal(card)]
+        self.piles[rank(card)][diagonal(card)]
     }
 }
 
@@ -323,7 +343,7 @@ pub(super) fn onto(state: &State) -> Onto {
     for (p, &top) in state.tops.iter().enumerate() {
         if top != NO_CARD {
             let card = Card::from_index(top as usize);
-            let (rank, diagonal) = (card.rank().get() as usize, diagonal(card));
+            let (rank, diagonal) = (rank(card), diagonal(card));
             onto.piles[rank][diagonal] |= 1 << p;
             onto.ranks[diagonal] |= 1 << rank;
         }
@@ -397,6 +417,17 @@ mod tests {
     use super::*;
     use crate::games::alexandria::LAYOUT;
     use crate::games::testing::{along_play, dealt};
+
+    /// The table of ranks and diagonals holds each card's rank, and its
+    /// rank and colour's parity.
+    #[test]
+    fn each_card_has_its_rank_and_diagonal() {
+        for card in (0..Card::COUNT).map(Card::from_index) {
+            assert_eq!(rank(card), card.rank().get() as usize, "{card}");
+            let parity = (card.rank().get() as usize + card.colour() as usize) & 1;
+            assert_eq!(diagonal(card), parity, "{card}");
+        }
+    }
 
     /// Along play from numbered deals, `onto` finds for each card the
     /// piles whose top is a rank higher of the other colour, and for each
