@@ -77,11 +77,16 @@ impl Alexandria {
             .chain(waste_top.map(|t| (TALON + t, self.talon.card(t))))
             .chain(next_drawn.map(|t| (TALON + t, self.talon.card(t))));
         let homes = homeable(&state.home);
+        // Whether some free card can go home at all, from a mask of them:
+        // a position with none need not look for a safe or greedy one
+        // card by card.
+        let free_cards = (free.clone()).fold(0u64, |cards, (_, card)| cards | 1 << card.index());
+        let some_home = free_cards & homes != 0;
         // Checked before the piles are read for the other moves, which a
         // safe move home leaves out.
         let safe =
             |&(_, card): &(u8, Card)| goes_home(homes, card) && SAFE.safe(&state.home.lows(), card);
-        if let Some((from, _)) = free.clone().find(safe) {
+        if some_home && let Some((from, _)) = free.clone().find(safe) {
             out.push(Step {
                 from,
                 count: 1,
@@ -99,7 +104,8 @@ impl Alexandria {
             let drawn = next_drawn.is_some_and(|t| from == TALON + t);
             goes_home(homes, card) && !kept && !drawn
         };
-        if narrowed.is_some_and(|n| n.greedy)
+        if some_home
+            && narrowed.is_some_and(|n| n.greedy)
             && let Some((from, _)) = free.clone().find(greedy)
         {
             out.push(Step {
