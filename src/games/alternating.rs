@@ -63,6 +63,27 @@ pub(super) const BASES: [[u8; 2]; Card::COUNT] = neighbours(true);
 /// The two cards that may be built on a card; none for an Ace.
 pub(super) const BUILT_ON: [[u8; 2]; Card::COUNT] = neighbours(false);
 
+/// [`BASES`] as sets of cards, a bit each by [`Card::index`]; none past
+/// the cards (`NO_CARD` among them), so that any `u8` reads it unchecked.
+pub(super) const BASES_BITS: [u64; 256] = bits(&BASES);
+
+/// [`BUILT_ON`] as sets of cards, as [`BASES_BITS`] is.
+pub(super) const BUILT_ON_BITS: [u64; 256] = bits(&BUILT_ON);
+
+/// Each card's pair of cards (none for [`NO_BASE`]) as a set.
+const fn bits(pairs: &[[u8; 2]; Card::COUNT]) -> [u64; 256] {
+    let mut table = [0; 256];
+    let mut i = 0;
+    while i < Card::COUNT {
+        let [a, b] = pairs[i];
+        if a != NO_BASE {
+            table[i] = 1 << a | 1 << b;
+        }
+        i += 1;
+    }
+    table
+}
+
 /// "No card" in [`BASES`] and [`BUILT_ON`]: one past the cards, never a
 /// pile's top.
 pub(super) const NO_BASE: u8 = Card::COUNT as u8;

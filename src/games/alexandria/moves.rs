@@ -30,7 +30,7 @@
 use super::{Alexandria, FOUNDATIONS, HOME, NARROWED, PILES, State, Step, TALON};
 use crate::card::{Card, Rank};
 use crate::game::Ask;
-use crate::games::alternating::{BUILT_ON, NO_BASE};
+use crate::games::alternating::BUILT_ON_BITS;
 use crate::games::foundations::{Foundations, slot_rank};
 use crate::games::narrowed::Narrowed;
 use crate::games::safe_home::{Builds, SafeRule};
@@ -325,21 +325,6 @@ impl Onto {
     }
 }
 
-/// The cards that may lie on each card (see [`BUILT_ON`]), a bit each by
-/// [`Card::index`], by the card's index.
-const LANDING_ON: [u64; Card::COUNT] = {
-    let mut masks = [0u64; Card::COUNT];
-    let mut card = 0;
-    while card < Card::COUNT {
-        let [a, b] = BUILT_ON[card];
-        if a != NO_BASE {
-            masks[card] = 1 << a | 1 << b;
-        }
-        card += 1;
-    }
-    masks
-};
-
 /// The piles of `state` by their top card.
 pub(super) fn onto(state: &State) -> Onto {
     let mut onto = Onto {
@@ -408,7 +393,7 @@ impl Alexandria {
         let mut kept = 0;
         for &top in &state.tops {
             if top != NO_CARD
-                && cards & LANDING_ON[top as usize] != 0
+                && cards & BUILT_ON_BITS[top as usize] != 0
                 && onto.alike(Card::from_index(top as usize)).count_ones() == 1
             {
                 kept |= 1 << top;

@@ -55,7 +55,7 @@
 use super::{Lanes, MAX_TALON, PILES, State};
 use crate::card::Card;
 use crate::games::NO_CARD;
-use crate::games::alternating::{BASES, BUILT_ON, MAX_START, pile_cards};
+use crate::games::alternating::{BASES_BITS, BUILT_ON_BITS, MAX_START, pile_cards};
 use crate::games::talon::{self, Talon};
 
 /// A set of cards, a bit each by card index: a suit's 13 cards are 13 bits
@@ -64,26 +64,6 @@ pub(super) type Cards = u64;
 
 /// A suit's cards in [`Cards`].
 pub(super) const SUIT: Cards = (1 << 13) - 1;
-
-/// For each card, the cards that may be built on it.
-pub(super) const BUILT_ON_IT: [Cards; Card::COUNT] = masks(&BUILT_ON);
-
-/// For each card, the cards it may be built on.
-const BASES_OF: [Cards; Card::COUNT] = masks(&BASES);
-
-/// Each card's pair of cards (none for `NO_BASE`) as a set.
-const fn masks(pairs: &[[u8; 2]; Card::COUNT]) -> [Cards; Card::COUNT] {
-    let mut table = [0; Card::COUNT];
-    let mut i = 0;
-    while i < Card::COUNT {
-        let [a, b] = pairs[i];
-        if (a as usize) < Card::COUNT {
-            table[i] = 1 << a | 1 << b;
-        }
-        i += 1;
-    }
-    table
-}
 
 /// The cards of sets of talon places, and of each pile's first starting
 /// cards, as [`Cards`]: looked up a byte of places at a time, where
@@ -281,7 +261,7 @@ impl Relaxed {
                 let mut fresh = tableau & !counted;
                 counted = tableau;
                 while fresh != 0 {
-                    builds |= BUILT_ON_IT[fresh.trailing_zeros() as usize];
+                    builds |= BUILT_ON_BITS[fresh.trailing_zeros() as usize];
                     fresh &= fresh - 1;
                 }
                 let moving = reachable & !moved & builds;
@@ -320,7 +300,7 @@ impl Relaxed {
         while rest != 0 {
             let card = rest.trailing_zeros() as usize;
             rest &= !TWINS[card];
-            let bases = (self.tableau & BASES_OF[card]).count_ones();
+            let bases = (self.tableau & BASES_BITS[card]).count_ones();
             if (homeless & TWINS[card]).count_ones() > bases {
                 return false;
             }

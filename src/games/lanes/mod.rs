@@ -56,7 +56,7 @@ mod relaxed;
 use relaxed::Kept;
 
 use super::NO_CARD;
-use super::alternating::{self, BASES, PileCode, StartPiles};
+use super::alternating::{self, BASES, BUILT_ON_BITS, PileCode, StartPiles};
 use super::safe_home::{Builds, SafeRule};
 use super::step;
 use super::talon::{self, From, Talon};
@@ -503,7 +503,7 @@ impl Game for Lanes {
                 top => {
                     sources[k] = (From::Pile(p as u8), Card::from_index(top as usize));
                     pile_of[top as usize] = Some(p as u8);
-                    placeable |= dead_end::BUILT_ON_IT[top as usize];
+                    placeable |= BUILT_ON_BITS[top as usize];
                     k += 1;
                 }
             }

@@ -60,23 +60,7 @@ use super::{From, NO_PILE, PILES, RESERVE, Raglan, SAFE, State, Step};
 use crate::card::Card;
 use crate::game::Ask;
 use crate::games::NO_CARD;
-use crate::games::alternating::{BASES, BUILT_ON, NO_BASE};
-
-/// For each card (by index), the cards that may be built on it, a bit
-/// each; none for `NO_CARD` and the other indices past the cards, so that
-/// any `u8` reads it unchecked.
-const BUILT_ON_BITS: [u64; 256] = {
-    let mut bits = [0; 256];
-    let mut card = 0;
-    while card < Card::COUNT {
-        let [a, b] = BUILT_ON[card];
-        if a != NO_BASE {
-            bits[card] = 1 << a | 1 << b;
-        }
-        card += 1;
-    }
-    bits
-};
+use crate::games::alternating::{BASES, BUILT_ON_BITS};
 
 /// The card that goes home next, a bit, by suit and the rank home: none
 /// past a King.
