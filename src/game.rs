@@ -29,6 +29,50 @@ impl Ask {
     };
 }
 
+/// The orders of a list of moves, for taking the moves best first one at
+/// a time (see [`Game::ranked_moves`]): a caller that mostly plays the
+/// first, as a rollout does, finds the best few for less than a sort of
+/// the whole list costs.
+#[derive(Default)]
+pub struct Ranks(Vec<u64>);
+
+/// A move [`Ranks::take_best`] has taken.
+const TAKEN: u64 = u64::MAX;
+
+impl Ranks {
+    /// Forgets the orders of the last list.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// Ranks the list's next move by `order`, highest first. The order
+    /// and the move's place are packed into one word that sorts lowest
+    /// first, best order first and equal ones by place, so that one
+    /// minimum finds the best.
+    pub fn push(&mut self, order: i32) {
+        let below_top = (i32::MAX as i64 - order as i64) as u64;
+        self.0.push(below_top << 32 | self.0.len() as u64);
+    }
+
+    /// Bytes its orders take.
+    pub fn bytes(&self) -> usize {
+        self.0.capacity() * std::mem::size_of::<u64>()
+    }
+
+    /// The place in the list of the best move not taken yet, the first of
+    /// equal ones, and takes it: moves come in the order a stable sort by
+    /// order, highest first, gives.
+    pub fn take_best(&mut self) -> Option<usize> {
+        let best = *self.0.iter().min()?;
+        if best == TAKEN {
+            return None;
+        }
+        let at = best as u32 as usize;
+        self.0[at] = TAKEN;
+        Some(at)
+    }
+}
+
 /// A game's fast engine, built for one board.
 ///
 /// The engine holds whatever the deal fixes for good (the layout's cards),
@@ -76,6 +120,31 @@ pub trait Game: Sized + Sync {
         ask: Ask,
         out: &mut Vec<Self::Move>,
     );
+
+    /// The moves [`Game::moves`] gives ordered, in place of `out`'s, but
+    /// in any order, and their orders in place of `ranks`': for a caller
+    /// that mostly plays the first (a rollout), which takes them from
+    /// `ranks` best first rather than sort them all. By default they come
+    /// sorted and ranked alike, so that they are taken as they lie.
+    fn ranked_moves(
+        &self,
+        state: &Self::State,
+        last: Option<Self::Move>,
+        narrowing: u32,
+        out: &mut Vec<Self::Move>,
+        ranks: &mut Ranks,
+    ) {
+        out.clear();
+        ranks.clear();
+        let ask = Ask {
+            narrowing,
+            ordered: true,
+        };
+        self.moves(state, last, ask, out);
+        for _ in 0..out.len() {
+            ranks.push(0);
+        }
+    }
 
     fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
 
@@ -131,4 +200,35 @@ pub trait Game: Sized + Sync {
     /// The position as a plain board, for printing and for comparing with
     /// the reference rules.
     fn to_board(&self, state: &Self::State) -> Board;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ranks;
+
+    /// Moves taken best first come as from a stable sort by order,
+    /// highest first: lists short and long, with orders often equal, and
+    /// orders at both ends of `i32`.
+    #[test]
+    fn ranked_moves_come_as_a_stable_sort_by_order_would() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let orders = [i32::MIN, -5, 0, 1 << 16, i32::MAX];
+        let mut ranks = Ranks::default();
+        for len in [0, 1, 2, 3, 10, 63, 64, 65, 300] {
+            for _ in 0..20 {
+                let order: Vec<i32> = (0..len)
+                    .map(|_| orders[(rng.next_u64() % orders.len() as u64) as usize])
+                    .collect();
+                ranks.clear();
+                for &o in &order {
+                    ranks.push(o);
+                }
+                let taken: Vec<usize> = std::iter::from_fn(|| ranks.take_best()).collect();
+                let mut stable: Vec<usize> = (0..len).collect();
+                stable.sort_by_key(|&i| std::cmp::Reverse(order[i]));
+                assert_eq!(taken, stable, "{len} moves");
+            }
+        }
+    }
 }

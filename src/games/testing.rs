@@ -10,7 +10,7 @@ use super::talon;
 use crate::board::Board;
 use crate::card::Card;
 use crate::deal::Layout;
-use crate::game::{Ask, Game};
+use crate::game::{Ask, Game, Ranks};
 use crate::notation::Move;
 use crate::reference::{Replay, Rules, replay};
 use crate::search::{Limits, Planned, Tables, Tactic, Verdict, solve, solve_alone};
@@ -347,6 +347,37 @@ fn unordered_are_ordered<G: Game>(game: &G, state: &G::State, last: Option<G::Mo
     assert_eq!(unsorted.len(), sorted.len());
     assert!(unsorted.iter().all(|mv| sorted.contains(mv)));
     unsorted != sorted
+}
+
+/// Along play from each of `games` (see [`along_play`]), at each
+/// narrowing level up to `levels`, the ranked moves taken best first are
+/// the ordered ones, in their order. Returns how many lists were ranked in
+/// another order than they came, which the caller checks is not zero.
+pub(crate) fn ranked_are_ordered<G: Game>(
+    games: impl IntoIterator<Item = G>,
+    steps: usize,
+    levels: u32,
+) -> u32 {
+    let mut reordered = 0;
+    let (mut ranked, mut ranks, mut sorted) = (Vec::new(), Ranks::default(), Vec::new());
+    for (n, game) in games.into_iter().enumerate() {
+        along_play(&game, n as u64 + 1, steps, 3, |state, _| {
+            for narrowing in 0..=levels {
+                game.ranked_moves(state, None, narrowing, &mut ranked, &mut ranks);
+                let taken: Vec<usize> = std::iter::from_fn(|| ranks.take_best()).collect();
+                reordered += taken.iter().enumerate().any(|(i, &at)| i != at) as u32;
+                let best_first: Vec<G::Move> = taken.iter().map(|&at| ranked[at]).collect();
+                sorted.clear();
+                let ask = Ask {
+                    narrowing,
+                    ordered: true,
+                };
+                game.moves(state, None, ask, &mut sorted);
+                assert!(best_first == sorted, "deal {}, level {narrowing}", n + 1);
+            }
+        });
+    }
+    reordered
 }
 
 /// The engine's verdict on each of `boards` (with its pruning) is the one

@@ -12,7 +12,7 @@
 use ahash::AHashSet;
 
 use super::{Search, Stop, TableKey};
-use crate::game::{Ask, Game};
+use crate::game::{Game, Ranks};
 
 /// What a rollout reached.
 pub(super) enum Outcome {
@@ -168,6 +168,8 @@ pub(super) struct Rollout<G: Game> {
     /// for ever.
     seen: AHashSet<G::Key>,
     moves: Vec<G::Move>,
+    /// The orders of `moves`, by which they are tried best first.
+    ranks: Ranks,
     /// The moves of the last rollout.
     line: Vec<G::Move>,
     /// The hashes of the positions the rollout went through, for `ends`.
@@ -187,6 +189,7 @@ impl<G: Game> Rollout<G> {
             narrowing,
             seen: AHashSet::new(),
             moves: Vec::new(),
+            ranks: Ranks::default(),
             line: Vec::new(),
             path: Vec::new(),
             ends: Ends::passing_on(),
@@ -208,10 +211,6 @@ impl<G: Game> Rollout<G> {
     ) -> Result<Outcome, Stop> {
         let game = search.game;
         let shun = search.plan.rollouts_shun_dead_ends;
-        let ask = Ask {
-            narrowing: self.narrowing,
-            ordered: true,
-        };
         self.seen.clear();
         self.line.clear();
         self.path.clear();
@@ -228,9 +227,17 @@ impl<G: Game> Rollout<G> {
                 return Ok(self.stop(score));
             }
             self.path.push(hash);
-            self.moves.clear();
-            game.moves(&state, last, ask, &mut self.moves);
-            let next = self.moves.iter().find_map(|&mv| {
+            game.ranked_moves(
+                &state,
+                last,
+                self.narrowing,
+                &mut self.moves,
+                &mut self.ranks,
+            );
+            // Most rollouts play the best move: the rest are ranked only
+            // when it is turned down.
+            let best_first = std::iter::from_fn(|| self.ranks.take_best());
+            let next = best_first.map(|at| self.moves[at]).find_map(|mv| {
                 let child = game.play(&state, mv);
                 let key = game.key(&child);
                 let dead = shun && game.is_dead_end(&child);
@@ -263,6 +270,7 @@ impl<G: Game> Rollout<G> {
         self.seen.capacity() * std::mem::size_of::<G::Key>()
             + (self.moves.capacity() + self.line.capacity()) * std::mem::size_of::<G::Move>()
             + self.path.capacity() * std::mem::size_of::<u64>()
+            + self.ranks.bytes()
             + self.ends.bytes()
     }
 

@@ -49,17 +49,17 @@ mod tests;
 
 use self::dead_end::TalonCards;
 use self::pile::PileCode;
-use super::NO_CARD;
 use super::alternating::suit_bit;
 use super::foundations::Foundations;
 use super::key;
 use super::narrowed::{Narrowed, rearranged_after};
 use super::pile_code::{self, MAX_START};
 use super::talon::{self, Talon};
+use super::{NO_CARD, sort_best_first};
 use crate::board::{Board, BoardError, Pile};
 use crate::card::Card;
 use crate::deal::Layout;
-use crate::game::{Ask, Game};
+use crate::game::{Ask, Game, Ranks};
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::alexandria::AlexandriaRules;
@@ -345,7 +345,31 @@ impl Game for Alexandria {
     /// See [`moves`] for what is left out and why no win is lost, and
     /// [`NARROWED`] for what narrowed searches leave out besides.
     fn moves(&self, state: &State, _last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
-        self.offer(state, ask, out);
+        let start = out.len();
+        let kept = self.offer(state, ask, out);
+        if ask.ordered {
+            sort_best_first(&mut out[start..], |step| self.order(state, step, kept));
+        }
+    }
+
+    fn ranked_moves(
+        &self,
+        state: &State,
+        _last: Option<Step>,
+        narrowing: u32,
+        out: &mut Vec<Step>,
+        ranks: &mut Ranks,
+    ) {
+        out.clear();
+        ranks.clear();
+        let ask = Ask {
+            narrowing,
+            ordered: false,
+        };
+        let kept = self.offer(state, ask, out);
+        for &step in out.iter() {
+            ranks.push(self.order(state, step, kept));
+        }
     }
 
     fn play(&self, state: &State, step: Step) -> State {

@@ -30,12 +30,12 @@
 use super::{Alexandria, FOUNDATIONS, HOME, NARROWED, PILES, State, Step, TALON};
 use crate::card::{Card, Rank};
 use crate::game::Ask;
+use crate::games::NO_CARD;
 use crate::games::alternating::BUILT_ON_BITS;
 use crate::games::foundations::{Foundations, slot_rank};
 use crate::games::narrowed::Narrowed;
 use crate::games::safe_home::{Builds, SafeRule};
 use crate::games::talon;
-use crate::games::{NO_CARD, sort_best_first};
 
 /// Alexandria's safe rule (see [`super::super::safe_home`]): the cards that
 /// could be built on a card must all be home.
@@ -63,11 +63,12 @@ const fn goes_home(mask: u64, card: Card) -> bool {
 }
 
 impl Alexandria {
-    /// Moves best first (see [`Alexandria::order`]): a safe move home
-    /// alone (rule H); only one empty pile (rule S); no whole King-led pile
-    /// to an empty one (rule E).
+    /// Moves, unsorted: a safe move home alone (rule H); only one empty
+    /// pile (rule S); no whole King-led pile to an empty one (rule E).
+    /// Returns the pile tops kept for the talon, which
+    /// [`Alexandria::order`] reads (none where the list is one move home).
     #[inline]
-    pub(super) fn offer(&self, state: &State, ask: Ask, out: &mut Vec<Step>) {
+    pub(super) fn offer(&self, state: &State, ask: Ask, out: &mut Vec<Step>) -> u64 {
         let waste_top = state.waste_top();
         let narrowed = Narrowed::at(&NARROWED, ask);
         let next_drawn = talon::next_drawn(state.talon, state.cursor);
@@ -92,7 +93,7 @@ impl Alexandria {
                 count: 1,
                 to: HOME,
             });
-            return;
+            return 0;
         }
         let onto = onto(state);
         let kept = match narrowed {
@@ -113,9 +114,8 @@ impl Alexandria {
                 count: 1,
                 to: HOME,
             });
-            return;
+            return 0;
         }
-        let start = out.len();
         let empty = state.tops.iter().position(|&top| top == NO_CARD);
         let tired = Narrowed::tired(narrowed, state.rearranged);
         for p in 0..PILES {
@@ -207,9 +207,7 @@ impl Alexandria {
             }
             playable += (t >= state.cursor && out.len() > before) as u32;
         }
-        if ask.ordered {
-            sort_best_first(&mut out[start..], |step| self.order(state, step, kept));
-        }
+        kept
     }
 
     /// How early a move is tried, highest first: free cards home; the
@@ -228,7 +226,7 @@ impl Alexandria {
     /// Narrowed, a pile top kept for the stock (see [`Alexandria::kept`])
     /// comes last both as a card to send home and as a place to move a
     /// pile's cards onto, so that the stock card it is kept for goes there.
-    fn order(&self, state: &State, step: Step, kept: u64) -> i32 {
+    pub(super) fn order(&self, state: &State, step: Step, kept: u64) -> i32 {
         let draws = match step.pile() {
             Some(_) => 0,
             None => {

@@ -5,7 +5,8 @@ use super::*;
 use crate::card::{Rank, Suit};
 use crate::games::testing::{
     Picks, bare_deal, board, card, check_against_the_reference, dealt, foundations_alike,
-    key_ignores, keys_differ, keys_match_positions, narrowed_are_full, notation_of, verdicts_agree,
+    key_ignores, keys_differ, keys_match_positions, narrowed_are_full, notation_of,
+    ranked_are_ordered, verdicts_agree,
 };
 use crate::reference::{Replay, replay};
 use crate::search::{Limits, Tables, Tactic, Verdict, solve_alone};
@@ -816,5 +817,16 @@ fn stranded_answers_as_the_relaxed_game_played_plainly() {
     assert!(
         positions > 2000 && stranded > 200,
         "{positions} positions, {stranded} stranded"
+    );
+}
+
+/// Ranked, at every level, the moves taken best first are the ordered
+/// ones, in their order: a rollout plays what it would from a sorted list.
+#[test]
+fn ranked_moves_come_in_the_order_sorted() {
+    let reordered = ranked_are_ordered((1..=20).map(deal), 200, NARROWED.len() as u32);
+    assert!(
+        reordered > 1000,
+        "only {reordered} lists were ranked out of order"
     );
 }
