@@ -11,6 +11,7 @@
 
 use ahash::AHashSet;
 
+use super::table::prefetch_slot;
 use super::{Search, Stop, TableKey};
 use crate::game::{Game, Ranks};
 
@@ -99,6 +100,13 @@ impl Ends {
             puts: Some(Vec::new()),
             ..Ends::new()
         }
+    }
+
+    /// Asks the processor to fetch the slot of `hash` into cache, ahead of
+    /// [`Ends::get`]: the slots run to megabytes, and a rollout's looks at
+    /// them missed the cache at nearly every step.
+    fn prefetch(&self, hash: u64) {
+        prefetch_slot(&self.slots[hash as usize & (self.slots.len() - 1)]);
     }
 
     fn get(&self, hash: u64) -> Option<i32> {
@@ -240,6 +248,11 @@ impl<G: Game> Rollout<G> {
             let next = best_first.map(|at| self.moves[at]).find_map(|mv| {
                 let child = game.play(&state, mv);
                 let key = game.key(&child);
+                // Looked up at the next step, the child's ends come into
+                // cache while the dead-end test runs.
+                let hash = key.table_hash();
+                self.ends.prefetch(hash);
+                earlier.prefetch(hash);
                 let dead = shun && game.is_dead_end(&child);
                 (!dead && self.seen.insert(key)).then_some((mv, child, key))
             });
