@@ -350,6 +350,7 @@ impl Planned for Lanes {
         beams: &[3],
         beam_nodes: Some(BEAM_NODES),
         growth_by_round: true,
+        rollouts_shun_dead_ends: true,
         ..Plan::FULL_WALK
     };
 }
