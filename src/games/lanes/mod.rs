@@ -467,6 +467,13 @@ impl Game for Lanes {
         state.home.iter().map(|&r| r as u32).sum()
     }
 
+    /// Where a rollout ends: the cards home. Without a score the beam
+    /// kept its lines blind, led only by rollouts that won; terms for the
+    /// talon's cards or the empty piles won no more (`docs/tuning.md`).
+    fn score(&self, state: &State) -> i32 {
+        self.cards_home(state) as i32
+    }
+
     /// Moves best first (see `Lanes::order`): a safe move home alone;
     /// only one empty pile, and no lone card to it; in a full search, no
     /// move of the card `last` put on a pile but one home as its twin. See
