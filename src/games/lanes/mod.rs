@@ -351,6 +351,7 @@ impl Planned for Lanes {
         beam_nodes: Some(BEAM_NODES),
         growth_by_round: true,
         rollouts_shun_dead_ends: true,
+        beam_weight: 2,
         ..Plan::FULL_WALK
     };
 }
