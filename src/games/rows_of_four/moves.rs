@@ -61,6 +61,18 @@ pub(super) fn safe_home(home: &Foundations<FOUNDATIONS>, card: Card) -> bool {
     home.safe(&SAFE, card)
 }
 
+/// A suit's weights in [`RowsOfFour::waiting`] by rank, a nibble each, for
+/// foundations at ranks `low` and `high`: a card's weight is then one
+/// shift, where working out its wait took branches. 8, 4, 2, 1 from the
+/// rank above `high`, and from the rank above `low` up to `high`; 8 at or
+/// below `low`, whose cards are both home.
+pub(super) fn rank_weights(low: u8, high: u8) -> u64 {
+    const NEXT: u64 = 0x1248;
+    let (low, high) = (4 * (low + 1), 4 * (high + 1));
+    let home = 0x8888_8888_8888_8888 & ((1 << low) - 1);
+    (home | NEXT << low) & ((1 << high) - 1) | NEXT << high
+}
+
 /// See [`RowsOfFour::waiting`].
 struct Waiting {
     under: [i32; PILES],
@@ -174,27 +186,21 @@ impl RowsOfFour {
     /// of its suit takes it next, then 4, 2 and 1 for the ranks after.
     fn waiting(&self, state: &State) -> Waiting {
         let (low, high) = super::dead_end::suit_tops(&state.home);
-        const NEXT: [i32; 16] = [8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        let weights: [u64; 4] = std::array::from_fn(|suit| rank_weights(low[suit], high[suit]));
+        let weight =
+            |card: Card| (weights[card.suit().index()] >> (4 * card.rank().get()) & 15) as i32;
         let mut waiting = Waiting {
             under: [0; PILES],
             top: [0; PILES],
         };
         for p in 0..PILES {
-            let code = state.piles[p];
-            let mut left = code.len();
-            code.cards(&self.start_cards[p], |card| {
-                left -= 1;
-                let (suit, rank) = (card.suit().index(), card.rank().get());
-                let wait = match rank > high[suit] {
-                    true => rank - high[suit] - 1,
-                    false => rank.saturating_sub(low[suit] + 1),
-                };
-                let weight = NEXT[wait.min(15) as usize];
-                match left {
-                    0 => waiting.top[p] += weight,
-                    _ => waiting.under[p] += weight,
-                }
-            });
+            let mut all = 0;
+            state.piles[p].cards(&self.start_cards[p], |card| all += weight(card));
+            let top = match state.tops[p] {
+                NO_CARD => 0,
+                top => weight(Card::from_index(top as usize)),
+            };
+            (waiting.under[p], waiting.top[p]) = (all - top, top);
         }
         waiting
     }

@@ -1,5 +1,5 @@
 use super::dead_end::builds_to_queen;
-use super::moves::safe_home;
+use super::moves::{rank_weights, safe_home};
 use super::pile::card_of;
 use super::*;
 use crate::games::foundations::slot;
@@ -617,5 +617,26 @@ fn numbered_deals_solve() {
             Replay::Won,
             "deal {n}"
         );
+    }
+}
+
+/// A rank's weight for the move order is 8 for the rank a foundation
+/// takes next, then 4, 2, 1 (the lower foundation's only up to the
+/// higher's rank), for every pair of foundations a suit can show.
+#[test]
+fn rank_weights_count_down_from_each_foundation() {
+    const NEXT: [u64; 4] = [8, 4, 2, 1];
+    for high in 0..=13u8 {
+        for low in 0..=high {
+            for rank in 1..=13u8 {
+                let wait = match rank > high {
+                    true => rank - high - 1,
+                    false => rank.saturating_sub(low + 1),
+                };
+                let weight = NEXT.get(wait as usize).copied().unwrap_or(0);
+                let got = rank_weights(low, high) >> (4 * rank) & 15;
+                assert_eq!(got, weight, "rank {rank}, foundations {low} and {high}");
+            }
+        }
     }
 }
