@@ -169,7 +169,7 @@ impl Ends {
 
 /// A rollout's buffers, kept from one rollout to the next.
 pub(super) struct Rollout<G: Game> {
-    /// The narrowing level of the moves played (see [`Ask::narrowing`]).
+    /// The narrowing level of the moves played (see [`crate::game::Ask::narrowing`]).
     narrowing: u32,
     /// The positions this rollout has been through, which it never goes
     /// back to: where moves can be undone, play would otherwise go round
