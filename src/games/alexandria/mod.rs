@@ -85,8 +85,7 @@ const HOME: u8 = u8::MAX;
 const TALON: u8 = 32;
 
 /// Level `k` narrows as `NARROWED[k - 1]` says (see [`Narrowed`]; the
-/// beam's moves are level 2's and its rollouts' level 3's, see the plan,
-/// `Alexandria::PLAN`). The
+/// beam's moves are level 2's, see the plan, `Alexandria::PLAN`). The
 /// stock's window counts only the cards that have a move: one counting
 /// every card left a walk with nothing to play once a few cards in a row
 /// fit nowhere. A walk's positions lie mostly in its last stock cards,
@@ -95,28 +94,23 @@ const TALON: u8 = 32;
 /// greedy free card is not sent home if it is a pile top kept for the
 /// stock (see [`Alexandria::kept`]).
 ///
-/// Levels 1 and 2 split no run: each child of a beam's position costs a
-/// rollout, and the children a split makes seldom lead the way, so a beam
-/// without them goes as far for fewer positions. Its rollouts judge
-/// positions better when a split is among their moves, as in level 3.
-///
 /// Every level is greedy, so that each leaves out all the next one does:
 /// a level that ends drops the narrower ones, which could win nothing it
 /// did not. The figures behind the levels are in `docs/tuning.md`.
 const NARROWED: [Narrowed; 3] = [
     Narrowed {
-        rearranging: 0,
+        rearranging: 1,
         window: 1,
-        greedy: true,
-    },
-    Narrowed {
-        rearranging: 0,
-        window: 2,
         greedy: true,
     },
     Narrowed {
         rearranging: 1,
         window: 2,
+        greedy: true,
+    },
+    Narrowed {
+        rearranging: 3,
+        window: 3,
         greedy: true,
     },
 ];
@@ -221,10 +215,10 @@ impl Planned for Alexandria {
     };
 }
 
-/// The level of the rollouts that lead a beam at any level: level 3's,
-/// which split a run (see [`NARROWED`]).
-const fn rollout_level(_level: u32) -> u32 {
-    3
+/// The level of the rollouts that lead a beam at `level`: levels 1 and 2
+/// play their own moves, level 3 plays level 2's.
+const fn rollout_level(level: u32) -> u32 {
+    if level < 2 { level } else { 2 }
 }
 
 impl Game for Alexandria {

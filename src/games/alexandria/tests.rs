@@ -394,7 +394,7 @@ fn verdicts_of_late_positions_agree_with_a_plain_search() {
     assert!(won > 250 && lost > 8, "won {won}, lost {lost}");
 }
 
-/// A beam at level 2 led by level 3's rollouts wins deals 2 and 5 in half a
+/// A beam led by level 2's rollouts wins deals 2 and 5 in half a
 /// million positions, and its lines, partly played by the rollout that
 /// won, replay to a win.
 #[test]
