@@ -335,10 +335,11 @@ fn sort_piles<T: Ord + Copy>(values: &mut [T; PILES]) {
 /// turns with it; a tactic that ends without a win is dropped, so on a
 /// lost deal the exhaustive walk is soon alone, on every thread.
 /// The first turn is small because most deals are won by a narrowed walk's
-/// first few thousand positions. Every tactic of a round has the same
-/// budget: the hard wins come from any of them, a horizon walk's in one
-/// deal, the beam's in another, where the others wander for millions of
-/// positions. The figures are in `docs/tuning.md`.
+/// first few thousand positions. The walks of a round have the same
+/// budget, and the beam, whose rollouts shun dead ends, twice that: the
+/// hard wins come from any of them, a horizon walk's in one deal, the
+/// beam's in another, where the others wander for millions of positions.
+/// The figures are in `docs/tuning.md`.
 impl Planned for Lanes {
     const PLAN: Plan = Plan {
         exhaustive: Tactic::Relaxed,
