@@ -222,15 +222,15 @@ impl<G: Game> Rollout<G> {
         self.seen.clear();
         self.line.clear();
         self.path.clear();
-        let mut key = game.key(&state);
+        let key = game.key(&state);
         self.seen.insert(key);
+        let mut hash = key.table_hash();
         loop {
             search.count_step()?;
             search.best = search.best.max(game.cards_home(&state));
             if game.is_won(&state) {
                 return Ok(Outcome::Won);
             }
-            let hash = key.table_hash();
             if let Some(score) = self.ends.get(hash).or_else(|| earlier.get(hash)) {
                 return Ok(self.stop(score));
             }
@@ -254,13 +254,13 @@ impl<G: Game> Rollout<G> {
                 self.ends.prefetch(hash);
                 earlier.prefetch(hash);
                 let dead = shun && game.is_dead_end(&child);
-                (!dead && self.seen.insert(key)).then_some((mv, child, key))
+                (!dead && self.seen.insert(key)).then_some((mv, child, hash))
             });
-            let Some((mv, child, child_key)) = next else {
+            let Some((mv, child, child_hash)) = next else {
                 return Ok(self.stop(game.score(&state)));
             };
             self.line.push(mv);
-            (state, last, key) = (child, Some(mv), child_key);
+            (state, last, hash) = (child, Some(mv), child_hash);
         }
     }
 
