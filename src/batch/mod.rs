@@ -96,8 +96,27 @@ pub const HARD_SHARE: u32 = 20;
 /// What the threads of a batch tell the caller's thread.
 enum News {
     Row(Result<Row, BatchError>),
-    /// A hard deal starts on every thread.
-    Hard(u64),
+    Hard(Hard),
+}
+
+/// What becomes of a hard deal (see [`Batch::share_hard`]), told as it
+/// happens so that a progress display can say what is left and why no
+/// row comes for a while.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hard {
+    /// The deal is put aside, to be solved again once the others are done.
+    PutAside(u64),
+    /// The deal starts again on every thread.
+    Started(u64),
+}
+
+impl Hard {
+    /// The deal's number.
+    pub fn deal(self) -> u64 {
+        match self {
+            Hard::PutAside(n) | Hard::Started(n) => n,
+        }
+    }
 }
 
 /// What a batch did besides its rows.
@@ -137,13 +156,12 @@ impl Batch {
         self.run_watched(on_row, |_| {})
     }
 
-    /// As [`Batch::run`], calling `on_hard` with each hard deal as it
-    /// starts on every thread (see [`Batch::share_hard`]), so that a
-    /// progress display can say why no row comes for a while.
+    /// As [`Batch::run`], calling `on_hard` as each hard deal is put
+    /// aside and as it starts on every thread (see [`Batch::share_hard`]).
     pub fn run_watched(
         &self,
         mut on_row: impl FnMut(Row),
-        mut on_hard: impl FnMut(u64),
+        mut on_hard: impl FnMut(Hard),
     ) -> Result<Finished, BatchError> {
         self.check()?;
         let pool = rayon::ThreadPoolBuilder::new()
@@ -233,6 +251,7 @@ impl Batch {
                         hard.lock()
                             .expect("no thread panics holding it")
                             .push((n, report));
+                        drop(tx.send(News::Hard(Hard::PutAside(n))));
                     }
                     // The receiver lives until every sender is gone.
                     _ => drop(tx.send(News::Row(self.row(n, &board, report)))),
@@ -252,7 +271,7 @@ impl Batch {
                 ..self.limits.clone()
             };
             let (board, game) = self.dealt::<G>(n);
-            let _ = tx.send(News::Hard(n));
+            let _ = tx.send(News::Hard(Hard::Started(n)));
             let mut report = search::solve_parallel(&game, &limits, self.threads, None);
             if report.stop == Some(Stop::Interrupted) {
                 break;
@@ -444,10 +463,25 @@ mod tests {
             .filter(|&n| alone(n, max_nodes / u64::from(HARD_SHARE)).verdict == Verdict::Unknown)
             .collect();
         assert!(hard.len() >= 3, "deals 1-20 have hard ones: {hard:?}");
-        let (mut rows, mut started) = (Vec::new(), Vec::new());
-        let finished = (batch.run_watched(|row| rows.push(row), |n| started.push(n))).unwrap();
+        let (mut rows, mut news) = (Vec::new(), Vec::new());
+        let finished = (batch.run_watched(|row| rows.push(row), |h| news.push(h))).unwrap();
         assert_eq!(finished.hard, hard);
-        assert_eq!(started, hard, "each hard deal is told as it starts");
+        let (put_aside, started) = news.split_at(hard.len());
+        let mut put_aside: Vec<u64> = put_aside.iter().map(|h| h.deal()).collect();
+        put_aside.sort_unstable();
+        assert_eq!(
+            put_aside, hard,
+            "each is told as it is put aside, before any starts"
+        );
+        assert!(
+            news[..hard.len()]
+                .iter()
+                .all(|h| matches!(h, Hard::PutAside(_)))
+        );
+        assert_eq!(
+            started,
+            hard.iter().map(|&n| Hard::Started(n)).collect::<Vec<_>>()
+        );
         assert_eq!(rows.len(), 20);
         let last: Vec<u64> = rows[20 - hard.len()..].iter().map(|r| r.deal).collect();
         assert_eq!(last, hard);

@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Result, anyhow};
 use serde_json::json;
 
-use patience::batch::{Batch, Deals, HARD_SHARE, OutFile, OutFileError, Resume};
+use patience::batch::{Batch, Deals, HARD_SHARE, Hard, OutFile, OutFileError, Resume};
 use patience::row::Row;
 use patience::search::Verdict;
 use patience::stats::{self, Summary, Times};
@@ -58,7 +58,11 @@ pub fn run_batch(
     let cancel = catch_ctrl_c()?;
     batch.limits.cancel = Some(cancel.clone());
 
-    let progress = RefCell::new(DealProgress::new(batch.deals.len(), output.report_every));
+    // A slow deal, put aside after its share, has the rest of its limit.
+    let slow_limit = (batch.limits.timeout).map(|t| t - t / HARD_SHARE);
+    let progress = RefCell::new(
+        DealProgress::new(batch.deals.len(), output.report_every).with_slow_limit(slow_limit),
+    );
     let mut failed: Option<anyhow::Error> = None;
     let threads = batch.threads;
     // Rows and slow deals both come on this thread, one at a time.
@@ -95,11 +99,12 @@ pub fn run_batch(
                 }
             }
         },
-        |n| {
-            progress.borrow_mut().tell(format!(
+        |hard| match hard {
+            Hard::PutAside(_) => progress.borrow_mut().put_aside(),
+            Hard::Started(n) => progress.borrow_mut().slow_started(format!(
                 "{} won; deal {n}, slow, now on all {threads} threads",
                 won.get()
-            ))
+            )),
         },
     )?;
     progress.borrow().finish();
