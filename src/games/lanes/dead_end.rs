@@ -55,7 +55,7 @@
 use super::{Lanes, MAX_TALON, PILES, State};
 use crate::card::Card;
 use crate::games::NO_CARD;
-use crate::games::alternating::{BASES_BITS, BUILT_ON_BITS, MAX_START, pile_cards};
+use crate::games::alternating::{BASES_BITS, BUILT_ON_BITS, MAX_START, RUN, pile_cards};
 use crate::games::talon::{self, Talon};
 
 /// A set of cards, a bit each by card index: a suit's 13 cards are 13 bits
@@ -119,11 +119,14 @@ pub(super) fn cannot_win(game: &Lanes, state: &State) -> bool {
         && no_member_wins(game, state, &Piles::of(game, state), 0)
 }
 
+/// The most cards a pile holds: its starting cards and a run on them.
+const MAX_PILE: usize = MAX_START + RUN as usize;
+
 /// A position's piles, each card's index bottom first, and each pile's
 /// cards as a set: read once for the test of a relaxed position's
 /// members, which differ only in the suits of some run cards.
 pub(super) struct Piles {
-    cards: [[u8; Card::COUNT]; PILES],
+    cards: [[u8; MAX_PILE]; PILES],
     len: [usize; PILES],
     sets: [Cards; PILES],
 }
@@ -131,7 +134,7 @@ pub(super) struct Piles {
 impl Piles {
     pub(super) fn of(game: &Lanes, state: &State) -> Piles {
         let mut piles = Piles {
-            cards: [[0; Card::COUNT]; PILES],
+            cards: [[0; MAX_PILE]; PILES],
             len: [0; PILES],
             sets: [0; PILES],
         };
@@ -149,7 +152,7 @@ impl Piles {
     /// The piles with each card `card` made `as_card(card)`.
     fn map(&self, as_card: impl Fn(Card) -> Card) -> Piles {
         let mut piles = Piles {
-            cards: [[0; Card::COUNT]; PILES],
+            cards: [[0; MAX_PILE]; PILES],
             len: self.len,
             sets: [0; PILES],
         };
@@ -607,6 +610,34 @@ mod tests {
             swapped += (pairs != 0) as u32;
         }
         assert!(swapped >= 50, "{swapped} with pairs to swap");
+    }
+
+    /// Where the game with every pair of twins in runs standing for
+    /// either card finds no pile to empty, the member itself finds none:
+    /// the relaxed dead-end test plays that game first and then trusts it
+    /// for every member, `state` among them.
+    #[test]
+    fn a_dead_game_of_twins_is_a_dead_member() {
+        let mut rng = ChaCha8Rng::seed_from_u64(39);
+        let (mut either_dead, mut member_only) = (0, 0);
+        for _ in 0..300 {
+            let game = Lanes::new(&twinned(crowded(&mut rng), &mut rng)).unwrap();
+            let state = random_line(&game, &mut rng, 12, |_, _| {});
+            let runs = game.run_cards(&state);
+            let either = runs & mirrored(runs);
+            let piles = Piles::of(&game, &state);
+            let member = no_member_wins(&game, &state, &piles, 0);
+            if no_member_wins(&game, &state, &piles, either) {
+                assert!(member, "{state:?}");
+                either_dead += 1;
+            } else {
+                member_only += member as u32;
+            }
+        }
+        assert!(
+            either_dead >= 50,
+            "{either_dead} dead with twins, {member_only} only as itself"
+        );
     }
 
     /// The sets looked up agree with the cards read one by one, on crowded
