@@ -3,8 +3,6 @@
 
 use std::mem::size_of;
 
-use ahash::AHashSet;
-
 use super::shared::{SharedView, Visit};
 use super::{End, Search, Table, TableKey};
 use crate::game::{Ask, Game};
@@ -68,6 +66,16 @@ impl<K: TableKey> Visited<K> for SharedView<'_, K> {
     }
 }
 
+/// The fewest slots of a walk's kept path (see [`Walk::path`]).
+const MIN_PATH_SLOTS: usize = 1 << 10;
+
+/// The home slot on a walk's path, of `mask + 1` slots, of a position of
+/// key hash `hash`: its top bits, as the table's home is.
+#[inline]
+fn path_home(hash: u64, mask: usize) -> usize {
+    hash.rotate_left(20) as usize & mask
+}
+
 /// The widest horizon a walk may have: a frame counts its moves since a
 /// card went home in a byte.
 pub(super) const MAX_HORIZON: u32 = u8::MAX as u32;
@@ -129,11 +137,13 @@ pub(super) struct Walk<G: Game> {
     /// The position to expand next, with the move that reached it: kept
     /// here, not expanded, when the turn ran out of nodes first.
     pending: Option<Reached<G>>,
-    /// Keys of the positions on the current path, for games with cycles,
-    /// kept once `path_kept` is set. Until the table forgets a position,
-    /// every position on the path is in it, and the table alone keeps the
-    /// walk off cycles.
-    path: AHashSet<G::Key>,
+    /// The positions on the current path, for games with cycles, kept
+    /// once `path_kept` is set: an open-addressed set of their frames'
+    /// places in `stack` (one more, 0 for an empty slot), found by the
+    /// hashes the frames hold, where a set of keys hashed each key again.
+    /// Until the table forgets a position, every position on the path is
+    /// in it, and the table alone keeps the walk off cycles.
+    path: Vec<u32>,
     path_kept: bool,
     /// The most bytes the path may take.
     pub(super) room: usize,
@@ -159,7 +169,7 @@ impl<G: Game> Walk<G> {
             stack: Vec::new(),
             deferred: Vec::new(),
             pending: Some((root, key, key.table_hash(), None, 0)),
-            path: AHashSet::new(),
+            path: Vec::new(),
             path_kept: false,
             room,
             leave_when_crowded: false,
@@ -200,10 +210,11 @@ impl<G: Game> Walk<G> {
     /// threads. It keeps its path from the start: a position busy in the
     /// table may be on its own path, and only the path tells.
     pub(super) fn sharing(root: G::State, key: G::Key, room: usize) -> Walk<G> {
-        Walk {
-            path_kept: !G::ACYCLIC,
-            ..Walk::new(root, key, 0, room)
+        let mut walk = Walk::new(root, key, 0, room);
+        if !G::ACYCLIC {
+            walk.keep_path();
         }
+        walk
     }
 
     /// Walks on until a win, the end of the positions it can reach, or the
@@ -252,13 +263,13 @@ impl<G: Game> Walk<G> {
                     frame.end = self.moves.len() as u32;
                     continue;
                 }
+                if self.path_kept {
+                    self.path_remove();
+                }
                 let frame = self.stack.pop().expect("the loop saw a frame");
                 self.moves.truncate(frame.start as usize);
                 self.children.truncate(frame.start as usize);
                 self.deferred.truncate(frame.deferred_from as usize);
-                if self.path_kept {
-                    self.path.remove(&frame.key);
-                }
                 table.finish(frame.key, frame.hash);
                 continue;
             }
@@ -267,7 +278,7 @@ impl<G: Game> Walk<G> {
                 self.moves[frame.next as usize],
             );
             frame.next += 1;
-            let again = frame.again;
+            let (at, again) = (frame.next - 1, frame.again);
             if search.game.is_won(&child) {
                 if !Self::game_line_after(search.game, self.relaxed, frame.game_line, mv) {
                     return End::RelaxationWon;
@@ -291,13 +302,13 @@ impl<G: Game> Walk<G> {
                 }
             };
             let enter = match table.visit(key, hash) {
-                Visit::Fresh => !self.on_path(key, table),
+                Visit::Fresh => !self.on_path(key, hash, table),
                 Visit::Seen => false,
                 // Busy on this walk's own path: a move back, never taken
                 // (and no reason to go over the moves again).
-                Visit::Busy if self.path_kept && self.path.contains(&key) => false,
+                Visit::Busy if self.path_kept && self.path_holds(key, hash) => false,
                 Visit::Busy if !again => {
-                    self.deferred.push(frame.next - 1);
+                    self.deferred.push(at);
                     false
                 }
                 Visit::Busy => true,
@@ -366,7 +377,7 @@ impl<G: Game> Walk<G> {
             self.children.push((child, child_key, hash));
         }
         if self.path_kept {
-            self.path.insert(key);
+            self.path_insert(hash);
         }
         self.stack.push(Frame {
             state,
@@ -386,15 +397,76 @@ impl<G: Game> Walk<G> {
     /// Whether a position the table did not hold is on the current path:
     /// possible only once the table has forgotten positions, and then the
     /// path is kept from here on.
-    fn on_path(&mut self, key: G::Key, table: &impl Visited<G::Key>) -> bool {
+    fn on_path(&mut self, key: G::Key, hash: u64, table: &impl Visited<G::Key>) -> bool {
         if G::ACYCLIC || !table.has_forgotten() {
             return false;
         }
         if !self.path_kept {
-            self.path.extend(self.stack.iter().map(|frame| frame.key));
-            self.path_kept = true;
+            self.keep_path();
         }
-        self.path.contains(&key)
+        self.path_holds(key, hash)
+    }
+
+    /// Starts keeping the path, from the frames on it.
+    fn keep_path(&mut self) {
+        self.path_kept = true;
+        self.path_rebuild(MIN_PATH_SLOTS.max(4 * self.stack.len()).next_power_of_two());
+    }
+
+    /// Sets the path's slots anew, `slots` of them, from the frames.
+    fn path_rebuild(&mut self, slots: usize) {
+        self.path = vec![0; slots];
+        for at in 0..self.stack.len() {
+            self.path_place(self.stack[at].hash, at);
+        }
+    }
+
+    /// Puts the frame at `at` in `stack`, of hash `hash`, in the path's
+    /// first empty slot from its home.
+    fn path_place(&mut self, hash: u64, at: usize) {
+        let mask = self.path.len() - 1;
+        let mut slot = path_home(hash, mask);
+        while self.path[slot] != 0 {
+            slot = (slot + 1) & mask;
+        }
+        self.path[slot] = at as u32 + 1;
+    }
+
+    /// Adds the frame about to be pushed, of hash `hash`, to the path,
+    /// which stays at most half full.
+    fn path_insert(&mut self, hash: u64) {
+        if 2 * (self.stack.len() + 1) > self.path.len() {
+            self.path_rebuild(2 * self.path.len());
+        }
+        self.path_place(hash, self.stack.len());
+    }
+
+    /// Takes the last frame off the path. Frames leave in the reverse of
+    /// the order they came, so no frame still on the path was placed past
+    /// it, and emptying its slot leaves every other one found.
+    fn path_remove(&mut self) {
+        let at = self.stack.len();
+        let mask = self.path.len() - 1;
+        let mut slot = path_home(self.stack[at - 1].hash, mask);
+        while self.path[slot] != at as u32 {
+            slot = (slot + 1) & mask;
+        }
+        self.path[slot] = 0;
+    }
+
+    /// Whether the position of `key`, whose hash is `hash`, is on the
+    /// kept path.
+    fn path_holds(&self, key: G::Key, hash: u64) -> bool {
+        let mask = self.path.len() - 1;
+        let mut slot = path_home(hash, mask);
+        while let at @ 1.. = self.path[slot] {
+            let frame = &self.stack[at as usize - 1];
+            if frame.hash == hash && frame.key == key {
+                return true;
+            }
+            slot = (slot + 1) & mask;
+        }
+        false
     }
 
     /// Whether a path that is a line of the game (`on_line`) still is one
@@ -477,6 +549,57 @@ mod tests {
         fn is_crowded(&self) -> bool {
             false
         }
+    }
+
+    /// The kept path holds exactly the positions of the frames on the
+    /// stack, as a look through the frames finds them, while frames come
+    /// and go in stack order and the path outgrows its slots.
+    #[test]
+    fn the_kept_path_holds_the_frames_on_the_stack() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let tree = Tree {
+            depth: 4,
+            goal: None,
+        };
+        let mut walk = Walk::<Tree>::new(1, tree.key(&1), 0, usize::MAX);
+        walk.keep_path();
+        for round in 0..20_000u64 {
+            let grow = round % 4000 < 3000;
+            if (rng.random_range(0..3) > 0) == grow || walk.stack.is_empty() {
+                let key = loop {
+                    let key = rng.random_range(1..10_000u64);
+                    if !walk.stack.iter().any(|frame| frame.key == key) {
+                        break key;
+                    }
+                };
+                walk.path_insert(key.table_hash());
+                walk.stack.push(Frame {
+                    state: key,
+                    key,
+                    hash: key.table_hash(),
+                    start: 0,
+                    next: 0,
+                    end: 0,
+                    deferred_from: 0,
+                    again: false,
+                    idle: 0,
+                    on_guide: false,
+                    game_line: true,
+                });
+            } else {
+                walk.path_remove();
+                walk.stack.pop();
+            }
+            let key = rng.random_range(1..10_000u64);
+            let on_stack = walk.stack.iter().any(|frame| frame.key == key);
+            assert_eq!(walk.path_holds(key, key.table_hash()), on_stack);
+        }
+        assert!(
+            walk.path.len() > MIN_PATH_SLOTS,
+            "{} slots",
+            walk.path.len()
+        );
     }
 
     fn walk_sharing(tree: &Tree, busy: u64) -> (End<notation::Move>, u64, Forgetful) {
