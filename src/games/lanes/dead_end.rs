@@ -102,6 +102,11 @@ impl CardSets {
         (self.talon.iter().zip(bytes)).fold(0, |set, (cards, byte)| set | cards[byte as usize])
     }
 
+    /// The first `d` starting cards of pile `p`.
+    pub(super) fn first_dealt(&self, p: usize, d: usize) -> Cards {
+        self.dealt[p][d]
+    }
+
     /// The starting cards still in their places in `state`.
     pub(super) fn dealt(&self, state: &State) -> Cards {
         (self.dealt.iter().zip(&state.piles))

@@ -56,7 +56,7 @@ mod relaxed;
 use relaxed::Kept;
 
 use super::NO_CARD;
-use super::alternating::{self, BASES, BUILT_ON_BITS, PileCode, StartPiles};
+use super::alternating::{self, BASES, BASES_BITS, BUILT_ON_BITS, PileCode, StartPiles};
 use super::safe_home::{Builds, SafeRule};
 use super::step;
 use super::talon::{self, From, Talon};
@@ -265,14 +265,18 @@ impl Lanes {
     }
 
     /// Which piles hold, among their starting cards under the top, a card
-    /// that goes home next. (Run cards too: the order cost more to work
-    /// out and won fewer deals of `bench lanes`.)
-    fn digs(&self, state: &State) -> [bool; PILES] {
+    /// that goes home next (`next_home`, [`State::next_home`]): one look
+    /// at sets a pile, where a look at each card works out its suit and
+    /// rank. (Run cards too: the order cost more to work out and won fewer
+    /// deals of `bench lanes`.)
+    fn digs(&self, state: &State, next_home: dead_end::Cards) -> [bool; PILES] {
         std::array::from_fn(|p| {
-            let dealt = &self.start_cards[p][..state.piles[p].dealt_left()];
-            dealt
-                .iter()
-                .any(|card| card.index() as u8 != state.tops[p] && state.goes_home(*card))
+            // A starting card on top buries nothing.
+            let code = state.piles[p];
+            let under = code
+                .dealt_left()
+                .saturating_sub((code.run_len() == 0) as usize);
+            self.card_sets.first_dealt(p, under) & next_home != 0
         })
     }
 
@@ -503,6 +507,9 @@ impl Game for Lanes {
         // `NO_BASE`), so that each source finds the piles of its bases in
         // one look: a list with a redeal left has some thirty talon cards.
         let mut pile_of = [None; Card::COUNT + 1];
+        // The tops as a set, which most sources' bases miss: one look
+        // spares the two in `pile_of`.
+        let mut top_cards: dead_end::Cards = 0;
         // The cards that go home now, and those with a place now but an
         // empty pile: home, or onto a top (see `State::has_place`).
         let next_home = state.next_home();
@@ -513,6 +520,7 @@ impl Game for Lanes {
                 top => {
                     sources[k] = (From::Pile(p as u8), Card::from_index(top as usize));
                     pile_of[top as usize] = Some(p as u8);
+                    top_cards |= 1 << top;
                     placeable |= BUILT_ON_BITS[top as usize];
                     k += 1;
                 }
@@ -544,6 +552,21 @@ impl Game for Lanes {
         if let Some(top) = waste_top {
             reach |= 1 << top;
         }
+        // The free cards that can go home: tableau tops, the waste's top,
+        // and the stock's next card, whose one draw leaves the waste as it
+        // was once the card has gone home.
+        let next_drawn = talon::next_drawn(talon, state.cursor);
+        let free = |from: From| match from {
+            From::Pile(_) => true,
+            From::Talon(t) => Some(t) == waste_top || Some(t) == next_drawn,
+        };
+        // Whether any does, asked of sets first: most positions have none,
+        // and the look for a safe one below is then spared.
+        let free_home = top_cards & next_home != 0
+            || [waste_top, next_drawn]
+                .into_iter()
+                .flatten()
+                .any(|t| reach & 1 << t != 0 && next_home & 1 << self.talon.card(t).index() != 0);
         while reach != 0 {
             let t = reach.trailing_zeros() as u8;
             reach &= reach - 1;
@@ -557,20 +580,13 @@ impl Game for Lanes {
             }
         }
         let sources = &sources[..k];
-        // The free cards that can go home: tableau tops, the waste's top,
-        // and the stock's next card, whose one draw leaves the waste as it
-        // was once the card has gone home.
-        let next_drawn = talon::next_drawn(talon, state.cursor);
-        let free = |from: From| match from {
-            From::Pile(_) => true,
-            From::Talon(t) => Some(t) == waste_top || Some(t) == next_drawn,
-        };
         // In the relaxation, the run cards go home as their twins too.
         let homes = state
             .relaxation
             .map(|_| relaxed::Homes::of(self, state, next_home));
         let goes_home = |card: Card| next_home & 1 << card.index() != 0;
         let chosen = match homes {
+            _ if !free_home => None,
             Some(homes) => self.safe_home_relaxed(state, sources, free, homes),
             None => {
                 let mut homeward = (sources.iter())
@@ -606,9 +622,11 @@ impl Game for Lanes {
             } else if goes_home(card) {
                 push(Step { from, to: None });
             }
-            for base in BASES[card.index()] {
-                if let Some(to) = pile_of[base as usize] {
-                    push(Step { from, to: Some(to) });
+            if BASES_BITS[card.index()] & top_cards != 0 {
+                for base in BASES[card.index()] {
+                    if let Some(to) = pile_of[base as usize] {
+                        push(Step { from, to: Some(to) });
+                    }
                 }
             }
             // Asked only with a pile empty: most positions have none.
@@ -620,7 +638,7 @@ impl Game for Lanes {
             }
         }
         if ask.ordered {
-            let digs = self.digs(state);
+            let digs = self.digs(state, next_home);
             sort_best_first(&mut out[start..], |step| {
                 Self::order(state, step, waste_top, &digs)
             });

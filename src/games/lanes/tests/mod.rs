@@ -217,6 +217,35 @@ fn the_pile_sort_sorts_every_order() {
     }
 }
 
+/// The piles that bury a card going home next, read from sets, are the
+/// ones a look at each starting card under the top finds: every position
+/// along random play from late positions, with and without a run on top.
+#[test]
+fn digs_agree_with_a_look_at_each_buried_card() {
+    let mut dug = 0;
+    for n in 1..=200 {
+        let mut picks = Picks::new(n);
+        let game = Lanes::new(&with_waste(late_position(n), &mut picks)).unwrap();
+        let mut state = game.initial();
+        for _ in 0..40 {
+            let plain: [bool; PILES] = std::array::from_fn(|p| {
+                let dealt = &game.start_cards[p][..state.piles[p].dealt_left()];
+                dealt
+                    .iter()
+                    .any(|card| card.index() as u8 != state.tops[p] && state.goes_home(*card))
+            });
+            assert_eq!(game.digs(&state, state.next_home()), plain, "{state:?}");
+            dug += plain.iter().filter(|&&digs| digs).count();
+            let moves = full_moves(&game, &state);
+            if moves.is_empty() {
+                break;
+            }
+            state = game.play(&state, moves[picks.below(moves.len())]);
+        }
+    }
+    assert!(dug > 1000, "only {dug} piles dug");
+}
+
 /// Late positions of numbered deals: the engine's verdict, with all
 /// its pruning (safe moves home, the stock's next card among them; one
 /// empty pile; the dead-end test), is the plain search's with the
