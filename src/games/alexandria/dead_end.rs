@@ -116,16 +116,19 @@ impl Alexandria {
         let (mut from_stock, mut from_waste) = (0u64, 0u64);
         let mut highest = [0u8; Card::COUNT];
         let mut waste_free = 0u128;
+        // The cards with a copy in the waste, so that a rank's loop reads
+        // only those, where it read each card's places.
+        let in_waste = TalonCards::cards_at(&self.talon, waste);
         for rank in (0..13).rev() {
             let of_rank = RANK << rank;
             let anywhere = landable(on_tableau | from_stock) & of_rank;
             let from_above = landable(from_waste) & of_rank & !anywhere;
             from_stock |= stocked & (anywhere | from_above);
-            for card in (0..4).map(|suit| suit * 13 + rank) {
+            let mut cards = in_waste & of_rank;
+            while cards != 0 {
+                let card = cards.trailing_zeros() as usize;
+                cards &= cards - 1;
                 let copies = waste & self.talon_cards.places[card];
-                if copies == 0 {
-                    continue;
-                }
                 let free = if anywhere >> card & 1 != 0 {
                     copies
                 } else if from_above >> card & 1 != 0 {
@@ -349,9 +352,13 @@ impl TalonCards {
     pub(super) fn stock_cards(&self, talon: &Talon<MAX_TALON>, mask: u128, cursor: u8) -> u64 {
         match TalonCards::stock_run(talon, mask, cursor) {
             (first, 0) => self.from_cards[first],
-            _ => talon::places(talon::stock(mask, cursor))
-                .fold(0, |cards, t| cards | 1 << talon.card(t).index()),
+            _ => TalonCards::cards_at(talon, talon::stock(mask, cursor)),
         }
+    }
+
+    /// The cards at the talon's `places`, a bit each by [`Card::index`].
+    pub(super) fn cards_at(talon: &Talon<MAX_TALON>, places: u128) -> u64 {
+        talon::places(places).fold(0, |cards, t| cards | 1 << talon.card(t).index())
     }
 
     /// The copies of each card in the stock, by [`Card::index`].

@@ -196,9 +196,10 @@ fn landable_cards_are_those_that_land_one_by_one() {
     }
 }
 
-/// The talon's cards read by card and by run of places are those read a
-/// place at a time, along random play, and in talons with random places
-/// taken out (which play never leaves in the stock).
+/// The talon's cards read by card and by run of places, and the waste's
+/// cards, are those read a place at a time (or a card at a time), along
+/// random play, and in talons with random places taken out (which play
+/// never leaves in the stock).
 #[test]
 fn talon_cards_are_those_read_place_by_place() {
     let plain = |game: &Alexandria, mask: u128, cursor: u8| {
@@ -216,6 +217,11 @@ fn talon_cards_are_those_read_place_by_place() {
             cards.stock_cards(&game.talon, mask, cursor),
         );
         assert_eq!(fast, plain(game, mask, cursor), "{mask:x} {cursor}");
+        let waste = talon::waste(mask, cursor);
+        let in_waste = (0..Card::COUNT)
+            .filter(|&c| cards.places[c] & waste != 0)
+            .fold(0u64, |cards, c| cards | 1 << c);
+        assert_eq!(TalonCards::cards_at(&game.talon, waste), in_waste);
     };
     let mut picks = Picks::new(11);
     for n in 1..=10 {
