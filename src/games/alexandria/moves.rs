@@ -57,14 +57,15 @@ pub(super) fn homeable(home: &Foundations<FOUNDATIONS>) -> u64 {
 /// each free card.
 fn safe_cards(lows: &[u8; 4]) -> u64 {
     const RANKS: u64 = (1 << 13) - 1;
-    // Clubs and Spades are black, Diamonds and Hearts red (suit order).
-    let black = lows[1].min(lows[2]);
-    let red = lows[0].min(lows[3]);
+    // In suit order Clubs, Diamonds, Hearts, Spades: the black suits are
+    // the first and last, the red the two between.
+    let blacks = lows[0].min(lows[3]);
+    let reds = lows[1].min(lows[2]);
     let up_to = |low: u8| RANKS >> (12 - low.min(12));
-    up_to(lows[0].min(black))
-        | up_to(lows[1].min(red)) << 13
-        | up_to(lows[2].min(red)) << 26
-        | up_to(lows[3].min(black)) << 39
+    up_to(lows[0].min(reds))
+        | up_to(lows[1].min(blacks)) << 13
+        | up_to(lows[2].min(blacks)) << 26
+        | up_to(lows[3].min(reds)) << 39
 }
 
 /// Whether `card` is in a mask of [`homeable`].
