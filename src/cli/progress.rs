@@ -84,30 +84,28 @@ impl DealProgress {
             slow_since: None,
             slow_limit: None,
         };
-        if io::stderr().is_terminal() {
-            let bar = ProgressBar::new(len);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} deals, {rate}, {msg}",
-                )
-                .expect("the template is valid")
-                .with_key(
-                    "rate",
-                    |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{:.0} deals/s", state.per_sec());
-                    },
-                ),
-            );
-            return DealProgress {
-                bar,
-                lines: None,
-                count,
-                message: String::new(),
-            };
-        }
+        let (bar, lines) = match io::stderr().is_terminal() {
+            true => {
+                let bar = ProgressBar::new(len);
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} deals, {rate}, {msg}",
+                    )
+                    .expect("the template is valid")
+                    .with_key(
+                        "rate",
+                        |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{:.0} deals/s", state.per_sec());
+                        },
+                    ),
+                );
+                (bar, None)
+            }
+            false => (ProgressBar::hidden(), Some((every, now))),
+        };
         DealProgress {
-            bar: ProgressBar::hidden(),
-            lines: Some((every, now)),
+            bar,
+            lines,
             count,
             message: String::new(),
         }

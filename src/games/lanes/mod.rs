@@ -562,11 +562,12 @@ impl Game for Lanes {
         };
         // Whether any does, asked of sets first: most positions have none,
         // and the look for a safe one below is then spared.
+        let goes_home = |card: Card| next_home & 1 << card.index() != 0;
         let free_home = top_cards & next_home != 0
             || [waste_top, next_drawn]
                 .into_iter()
                 .flatten()
-                .any(|t| reach & 1 << t != 0 && next_home & 1 << self.talon.card(t).index() != 0);
+                .any(|t| reach & 1 << t != 0 && goes_home(self.talon.card(t)));
         while reach != 0 {
             let t = reach.trailing_zeros() as u8;
             reach &= reach - 1;
@@ -584,7 +585,6 @@ impl Game for Lanes {
         let homes = state
             .relaxation
             .map(|_| relaxed::Homes::of(self, state, next_home));
-        let goes_home = |card: Card| next_home & 1 << card.index() != 0;
         let chosen = match homes {
             _ if !free_home => None,
             Some(homes) => self.safe_home_relaxed(state, sources, free, homes),
