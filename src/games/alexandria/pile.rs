@@ -23,18 +23,48 @@ impl Runs for Alternating {
         suit_bit(card) as u64
     }
 
-    /// A rank `i + 1` below the base, in the base's colour for odd `i`.
+    /// A rank `i + 1` below the base, in the base's colour for odd `i`:
+    /// read from [`RUN_CARDS`].
+    #[inline]
     fn run_card(base: Card, i: u32, bits: u64) -> Card {
-        let colour = match i % 2 {
-            0 => other(base.colour()),
-            _ => base.colour(),
-        };
-        match Rank::new(base.rank().get() - 1 - i as u8) {
-            Some(rank) => Card::new(rank, suit_of(colour, bits as u32)),
-            None => panic!("a run ends at an Ace"),
+        match RUN_CARDS[base.index()][i as usize][bits as usize & 1] {
+            NO_CARD => panic!("a run ends at an Ace"),
+            card => Card::from_index(card as usize),
         }
     }
 }
+
+/// The longest run below a base: a King's twelve.
+const MAX_RUN: usize = 12;
+
+/// Each run card's index by its base (by [`Card::index`]), its place in
+/// the run (0 the one on the base) and its suit bit, or [`NO_CARD`] below
+/// an Ace: looked up, where spelling it out took a check of the rank and a
+/// match of the colour at every run card of every pile the dead-end test
+/// reads.
+const RUN_CARDS: [[[u8; 2]; MAX_RUN]; Card::COUNT] = {
+    let mut table = [[[NO_CARD; 2]; MAX_RUN]; Card::COUNT];
+    let mut c = 0;
+    while c < Card::COUNT {
+        let base = Card::from_index(c);
+        let mut i = 0;
+        while i < MAX_RUN {
+            let colour = match i % 2 {
+                0 => other(base.colour()),
+                _ => base.colour(),
+            };
+            if let Some(rank) = Rank::new(base.rank().get().wrapping_sub(1 + i as u8)) {
+                table[c][i] = [
+                    Card::new(rank, suit_of(colour, 0)).index() as u8,
+                    Card::new(rank, suit_of(colour, 1)).index() as u8,
+                ];
+            }
+            i += 1;
+        }
+        c += 1;
+    }
+    table
+};
 
 pub(super) type PileCode = pile_code::PileCode<Alternating>;
 
@@ -48,9 +78,7 @@ impl PileCode {
     }
 }
 
-/// The suit of `colour` a suit bit (see [`suit_bit`]) names: read from a
-/// table, where a match on both cost branches at every run card spelled
-/// out.
+/// The suit of `colour` a suit bit (see [`suit_bit`]) names.
 const fn suit_of(colour: Colour, bit: u32) -> Suit {
     const SUITS: [[Suit; 2]; 2] = [[Suit::Clubs, Suit::Spades], [Suit::Diamonds, Suit::Hearts]];
     SUITS[colour as usize][(bit != 0) as usize]
@@ -104,6 +132,35 @@ impl Alexandria {
         match step.pile() {
             Some(p) => self.card_at_depth(p, state.piles[p], step.count as u32 - 1),
             None => self.talon.card(step.from - TALON),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each run card in the table lies on the card above it in the run
+    /// (a rank lower, of the other colour), so on the base a rank `i + 1`
+    /// lower in the base's colour for odd `i`, with the suit its bit
+    /// names; and there is none below an Ace.
+    #[test]
+    fn run_cards_are_a_rank_down_in_alternating_colour() {
+        for base in (0..Card::COUNT).map(Card::from_index) {
+            for i in 0..MAX_RUN as u32 {
+                for bit in 0..2 {
+                    let below = base.rank().get() as i32 - 1 - i as i32;
+                    let entry = RUN_CARDS[base.index()][i as usize][bit as usize];
+                    if below < 1 {
+                        assert_eq!(entry, NO_CARD, "{base} {i} {bit}");
+                        continue;
+                    }
+                    let card = Alternating::run_card(base, i, bit);
+                    assert_eq!(card.rank().get() as i32, below, "{base} {i} {bit}");
+                    assert_eq!(card.colour() == base.colour(), i % 2 == 1, "{base} {i}");
+                    assert_eq!(suit_bit(card) as u64, bit, "{base} {i} {bit}");
+                }
+            }
         }
     }
 }
