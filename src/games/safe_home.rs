@@ -161,6 +161,33 @@ impl SafeRule {
             && (builders >= rank - 1
                 || (self.two_deep && builders >= rank - 2 && theirs >= rank - 3))
     }
+
+    /// The cards [`SafeRule::safe`] finds safe, a bit each by
+    /// [`Card::index`], worked out for a position once rather than for
+    /// each free card. Each condition of the rule bounds the rank from
+    /// above, so a suit's safe cards are its ranks from the Ace up to the
+    /// lowest bound.
+    #[inline]
+    pub(super) fn cards(&self, lows: &[u8; 4]) -> u64 {
+        let black = i32::from(lows[0].min(lows[3]));
+        let red = i32::from(lows[1].min(lows[2]));
+        (0..4).fold(0, |mask, s| {
+            let (own, other) = match colour_suits(Colour::Black) >> s & 1 != 0 {
+                true => (black, red),
+                false => (red, black),
+            };
+            let (builders, theirs) = match self.builds {
+                Builds::AlternateColour => (other, own),
+                Builds::AnySuit => (black.min(red), black.min(red)),
+            };
+            let mut top = builders + 1;
+            if self.two_deep {
+                top = top.max((builders + 2).min(theirs + 3));
+            }
+            let top = top.min(i32::from(lows[s]) + 1).min(13);
+            mask | ((1u64 << top) - 1) << (13 * s)
+        })
+    }
 }
 
 #[cfg(test)]
@@ -188,5 +215,24 @@ mod tests {
         };
         assert!(one_deep.safe(&[4, 1, 4, 4], five));
         assert!(!one_deep.safe(&[3, 2, 4, 3], five));
+    }
+
+    /// For every rule and every set of the suits' lows, the safe cards
+    /// are those the rule finds safe one card at a time.
+    #[test]
+    fn safe_cards_are_those_the_rule_finds_safe_one_by_one() {
+        for builds in [Builds::AlternateColour, Builds::AnySuit] {
+            for two_deep in [false, true] {
+                let rule = SafeRule { builds, two_deep };
+                for n in 0..14u32.pow(4) {
+                    let lows: [u8; 4] =
+                        std::array::from_fn(|s| (n / 14u32.pow(s as u32) % 14) as u8);
+                    let plain = (0..Card::COUNT)
+                        .filter(|&c| rule.safe(&lows, Card::from_index(c)))
+                        .fold(0u64, |mask, c| mask | 1 << c);
+                    assert_eq!(rule.cards(&lows), plain, "{lows:?} {two_deep}");
+                }
+            }
+        }
     }
 }

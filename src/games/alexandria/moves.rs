@@ -34,7 +34,15 @@ use crate::games::NO_CARD;
 use crate::games::alternating::BUILT_ON_BITS;
 use crate::games::foundations::{Foundations, slot_rank};
 use crate::games::narrowed::Narrowed;
+use crate::games::safe_home::{Builds, SafeRule};
 use crate::games::talon;
+
+/// Alexandria's safe rule (see [`super::super::safe_home`]): the cards that
+/// could be built on a card must all be home.
+const SAFE: SafeRule = SafeRule {
+    builds: Builds::AlternateColour,
+    two_deep: false,
+};
 
 /// The cards that can go home, a bit each by [`Card::index`]: the Aces
 /// while a foundation is empty, and the card above each foundation's top.
@@ -47,25 +55,6 @@ pub(super) fn homeable(home: &Foundations<FOUNDATIONS>) -> u64 {
         13 => mask,
         rank => mask | 1 << ((s >> 4) as u32 * 13 + rank as u32),
     })
-}
-
-/// The cards safe home by the suits' `lows` (see
-/// [`super::super::safe_home`]; in Alexandria the cards that could be
-/// built on a card must all be home), a bit each by [`Card::index`]: a
-/// suit's cards up to a rank above the lowest of its own low and the other
-/// colour's. One mask a position, where the rule read the lows again for
-/// each free card.
-fn safe_cards(lows: &[u8; 4]) -> u64 {
-    const RANKS: u64 = (1 << 13) - 1;
-    // In suit order Clubs, Diamonds, Hearts, Spades: the black suits are
-    // the first and last, the red the two between.
-    let blacks = lows[0].min(lows[3]);
-    let reds = lows[1].min(lows[2]);
-    let up_to = |low: u8| RANKS >> (12 - low.min(12));
-    up_to(lows[0].min(reds))
-        | up_to(lows[1].min(blacks)) << 13
-        | up_to(lows[2].min(blacks)) << 26
-        | up_to(lows[3].min(reds)) << 39
 }
 
 /// Whether `card` is in a mask of [`homeable`].
@@ -97,7 +86,7 @@ impl Alexandria {
         // Checked before the piles are read for the other moves, which a
         // safe move home leaves out.
         let safe = match some_home {
-            true => free_cards & homes & safe_cards(&state.home.lows()),
+            true => free_cards & homes & SAFE.cards(&state.home.lows()),
             false => 0,
         };
         if safe != 0
@@ -420,7 +409,6 @@ impl Alexandria {
 mod tests {
     use super::*;
     use crate::games::alexandria::LAYOUT;
-    use crate::games::safe_home::{Builds, SafeRule};
     use crate::games::testing::{along_play, dealt};
 
     /// The table of ranks and diagonals holds each card's rank, and its
@@ -431,26 +419,6 @@ mod tests {
             assert_eq!(rank(card), card.rank().get() as usize, "{card}");
             let parity = (card.rank().get() as usize + card.colour() as usize) & 1;
             assert_eq!(diagonal(card), parity, "{card}");
-        }
-    }
-
-    /// Alexandria's safe rule: the cards that could be built on a card
-    /// must all be home.
-    const SAFE: SafeRule = SafeRule {
-        builds: Builds::AlternateColour,
-        two_deep: false,
-    };
-
-    /// For every set of the suits' lows, the safe cards are those the
-    /// rule finds safe one card at a time.
-    #[test]
-    fn safe_cards_are_those_the_rule_finds_safe() {
-        for n in 0..14u32.pow(4) {
-            let lows: [u8; 4] = std::array::from_fn(|s| (n / 14u32.pow(s as u32) % 14) as u8);
-            let plain = (0..Card::COUNT)
-                .filter(|&c| SAFE.safe(&lows, Card::from_index(c)))
-                .fold(0u64, |mask, c| mask | 1 << c);
-            assert_eq!(safe_cards(&lows), plain, "{lows:?}");
         }
     }
 
