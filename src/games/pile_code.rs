@@ -133,8 +133,10 @@ impl<R: Runs> PileCode<R> {
         }
     }
 
+    /// The base's bits (see the module doc): a dealt base names the pile
+    /// and how many of its starting cards are left.
     #[inline]
-    fn base(self) -> u64 {
+    pub(super) fn base(self) -> u64 {
         self.get() >> Self::RUN_BITS
     }
 

@@ -15,11 +15,12 @@
 //! (see [`Alexandria::stranded`]). A card that cannot leave its stack in
 //! the relaxed game cannot in the real one, and never goes home.
 
+use super::pile::{Alternating, PileCode};
 use super::{Alexandria, MAX_TALON, PILES, State};
 use crate::card::{Card, Rank};
 use crate::games::NO_CARD;
 use crate::games::alternating::{BASES, NO_BASE};
-use crate::games::pile_code::MAX_START;
+use crate::games::pile_code::{MAX_START, Runs};
 use crate::games::talon::{self, Talon};
 
 // A pile's stack (its starting cards still there) fits a `u32`, a bit a
@@ -256,23 +257,32 @@ impl Alexandria {
         let mut stacked = 0u64;
         let mut tops = 0u64;
         for p in 0..PILES {
-            stacked |= self.dealt_cards[p][state.piles[p].dealt_left()];
-            if state.tops[p] != NO_CARD {
-                tops |= 1 << state.tops[p];
-            }
+            stacked |= self.stacked_cards[state.piles[p].base() as usize];
+            // An empty pile's top, `NO_CARD`, sets bit 63, no card's,
+            // cleared below: no branch a pile.
+            tops |= 1 << (state.tops[p] & 63);
         }
+        let tops = tops & !(1 << (NO_CARD & 63));
         let stock = (self.talon_cards).stock_cards(&self.talon, state.talon, state.cursor);
         (stacked, stacked | tops | stock)
     }
 }
 
-/// The cards of each pile's first `d` starting cards (index `d`), a bit
-/// each by [`Card::index`]: what [`Alexandria::none_bound`] reads of a
-/// pile's stack.
-pub(super) fn dealt_cards(start_cards: &[Card; MAX_START]) -> [u64; MAX_START + 1] {
-    let mut masks = [0u64; MAX_START + 1];
-    for (d, card) in start_cards.iter().enumerate() {
-        masks[d + 1] = masks[d] | 1 << card.index();
+/// The starting cards left under a pile's run, a bit each by
+/// [`Card::index`], by its code's base: a dealt base names the pile and how
+/// many of its starting cards are left; any other base (a lone card, an
+/// empty pile) has none that [`Alexandria::none_bound`] reads. Looked up
+/// by the base, where counting the cards left divided it by the stride.
+pub(super) fn stacked_cards(
+    start_cards: &[[Card; MAX_START]; PILES],
+) -> [u64; 1 << Alternating::BASE_BITS] {
+    let mut masks = [0u64; 1 << Alternating::BASE_BITS];
+    for (p, start) in start_cards.iter().enumerate() {
+        let mut cards = 1 << start[0].index();
+        for dealt in 2..=MAX_START {
+            cards |= 1 << start[dealt - 1].index();
+            masks[PileCode::dealt(p, dealt, start[0]).base() as usize] = cards;
+        }
     }
     masks
 }

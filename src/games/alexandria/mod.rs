@@ -48,12 +48,12 @@ mod pile;
 mod tests;
 
 use self::dead_end::TalonCards;
-use self::pile::PileCode;
+use self::pile::{Alternating, PileCode};
 use super::alternating::suit_bit;
 use super::foundations::Foundations;
 use super::key;
 use super::narrowed::{Narrowed, rearranged_after};
-use super::pile_code::{self, MAX_START};
+use super::pile_code::{self, MAX_START, Runs};
 use super::talon::{self, Talon};
 use super::{NO_CARD, sort_best_first};
 use crate::board::{Board, BoardError, Pile};
@@ -183,9 +183,9 @@ pub struct Alexandria {
     talon: Talon<MAX_TALON>,
     /// The talon's cards by card and by run of places (see [`dead_end`]).
     talon_cards: TalonCards,
-    /// The cards of each pile's first `d` starting cards (index `d`), a
-    /// bit each by [`Card::index`].
-    dealt_cards: [[u64; MAX_START + 1]; PILES],
+    /// The starting cards left under a pile's run, a bit each by
+    /// [`Card::index`], by its code's base (see [`dead_end::stacked_cards`]).
+    stacked_cards: [u64; 1 << Alternating::BASE_BITS],
     /// Whether the board had no `Foundations:` line: the reference rules
     /// then show none until the first card goes home.
     bare: bool,
@@ -253,7 +253,7 @@ impl Game for Alexandria {
         });
         let mut game = Alexandria {
             talon_cards: TalonCards::new(&talon),
-            dealt_cards: start_cards.map(|cards| dead_end::dealt_cards(&cards)),
+            stacked_cards: dead_end::stacked_cards(&start_cards),
             start_cards,
             down,
             dealt_codes,

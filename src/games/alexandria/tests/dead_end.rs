@@ -253,6 +253,30 @@ fn talon_cards_are_those_read_place_by_place() {
     }
 }
 
+/// Along random play, the starting cards read by a pile's base are the
+/// starting cards left under its run, read one by one, where two or more
+/// are left (a lone card under the run counts none).
+#[test]
+fn stacked_cards_are_those_left_in_each_pile() {
+    let mut stacked = 0;
+    for n in 1..=10 {
+        let game = deal(n);
+        crate::games::testing::along_play(&game, n, 300, 3, |state, _| {
+            for p in 0..PILES {
+                let code = state.piles[p];
+                let cards = match code.dealt_left() {
+                    0 => 0,
+                    dealt => (game.start_cards[p][..dealt].iter())
+                        .fold(0u64, |cards, card| cards | 1 << card.index()),
+                };
+                assert_eq!(game.stacked_cards[code.base() as usize], cards, "deal {n}");
+                stacked += (cards != 0) as u32;
+            }
+        });
+    }
+    assert!(stacked > 1000, "only {stacked} piles with cards left");
+}
+
 /// Along random play, the quick look of the dead-end test, and the count
 /// of bound waste cards in the rollouts' score, answer as they do a card
 /// at a time.
