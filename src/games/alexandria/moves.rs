@@ -49,13 +49,30 @@ const SAFE: SafeRule = SafeRule {
 /// One mask a position, where finding each card's foundation reads every
 /// one of them.
 pub(super) fn homeable(home: &Foundations<FOUNDATIONS>) -> u64 {
-    const ACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
-    home.0.iter().fold(0, |mask, &s| match slot_rank(s) {
-        0 => mask | ACES,
-        13 => mask,
-        rank => mask | 1 << ((s >> 4) as u32 * 13 + rank as u32),
-    })
+    home.0
+        .iter()
+        .fold(0, |mask, &s| mask | TAKEN_BY[s as usize])
 }
+
+/// The cards a foundation takes, a bit each by [`Card::index`], by its
+/// byte (see [`crate::games::foundations::slot`]): the Aces while it is
+/// empty, else the card above its top, none above a King. Looked up, where
+/// working it out took a branch and a multiplication a foundation.
+const TAKEN_BY: [u64; 256] = {
+    const ACES: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+    let mut table = [0; 256];
+    let mut s = 0;
+    while s < 256 {
+        let (suit, rank) = (s >> 4, slot_rank(s as u8) as usize);
+        table[s] = match rank {
+            0 => ACES,
+            1..13 if suit < 4 => 1 << (suit * 13 + rank),
+            _ => 0,
+        };
+        s += 1;
+    }
+    table
+};
 
 /// Whether `card` is in a mask of [`homeable`].
 const fn goes_home(mask: u64, card: Card) -> bool {
@@ -463,6 +480,24 @@ mod tests {
             });
         }
         assert!(runs > 1000, "only {runs} run cards");
+    }
+
+    /// Along play from numbered deals, the cards [`homeable`] finds are
+    /// those a foundation takes (see [`Foundations::place_for`]).
+    #[test]
+    fn homeable_cards_are_those_a_foundation_takes() {
+        let mut positions = 0;
+        for n in 1..=10 {
+            let game: Alexandria = dealt(&LAYOUT, n);
+            along_play(&game, n, 300, 3, |state, _| {
+                let plain = (0..Card::COUNT)
+                    .filter(|&c| state.home.place_for(Card::from_index(c)).is_some())
+                    .fold(0u64, |mask, c| mask | 1 << c);
+                assert_eq!(homeable(&state.home), plain, "deal {n}");
+                positions += 1;
+            });
+        }
+        assert!(positions > 1000, "only {positions} positions");
     }
 
     /// The pile tops kept for the talon, a talon card at a time: those
