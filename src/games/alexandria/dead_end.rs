@@ -105,53 +105,62 @@ impl Alexandria {
             (0..Card::COUNT).fold(0u64, |cards, c| cards | ((tableau[c] > 0) as u64) << c);
         // Which talon cards can get onto the tableau, a rank at a time from
         // the Kings down, a bit each by card: `from_stock` if a copy in the
-        // stock can, `from_waste` if one in the waste can, and
-        // `highest[c]` one more than the highest talon place of such a
-        // copy of card `c`; and `waste_free`, the waste's places whose
-        // card can, a bit each. A talon card can if it is a King, or a
-        // card it may lie on is on the tableau or can get there from the
-        // stock (then every copy can), or can from the waste at a place
-        // above it: so if a copy can, every copy below it can.
+        // stock can, `from_waste` if one in the waste can, `everywhere` if
+        // every copy can; and `partly_free`, the waste's places of the
+        // copies that can of the other cards, a bit each. A talon card can
+        // if it is a King, or a card it may lie on is on the tableau or can
+        // get there from the stock (then every copy can), or can from the
+        // waste at a place above it: so if a copy can, every copy below it
+        // can.
         let waste = state.waste();
         let stocked = (self.talon_cards).stock_cards(&self.talon, state.talon, state.cursor);
-        let (mut from_stock, mut from_waste) = (0u64, 0u64);
-        let mut highest = [0u8; Card::COUNT];
-        let mut waste_free = 0u128;
-        // The cards with a copy in the waste, so that a rank's loop reads
-        // only those, where it read each card's places.
+        let (mut from_stock, mut from_waste, mut everywhere) = (0u64, 0u64, 0u64);
+        let mut partly_free = 0u128;
+        // The cards with a copy in the waste, so that only those freed
+        // from above are read a card at a time.
         let in_waste = TalonCards::cards_at(&self.talon, waste);
         for rank in (0..13).rev() {
             let of_rank = RANK << rank;
             let anywhere = landable(on_tableau | from_stock) & of_rank;
             let from_above = landable(from_waste) & of_rank & !anywhere;
             from_stock |= stocked & (anywhere | from_above);
-            let mut cards = in_waste & of_rank;
+            everywhere |= anywhere;
+            from_waste |= anywhere & in_waste;
+            // Seldom any: a copy can if it lies below the highest copy
+            // that can of a card it may lie on.
+            let mut cards = in_waste & from_above;
             while cards != 0 {
                 let card = cards.trailing_zeros() as usize;
                 cards &= cards - 1;
+                let on = landings(card).expect("a King lands anywhere");
+                let above = (on.iter())
+                    .map(|&l| {
+                        let free = match everywhere >> l & 1 != 0 {
+                            true => waste,
+                            false => partly_free,
+                        };
+                        128 - (free & self.talon_cards.places[l]).leading_zeros()
+                    })
+                    .max()
+                    .unwrap_or(0);
                 let copies = waste & self.talon_cards.places[card];
-                let free = if anywhere >> card & 1 != 0 {
-                    copies
-                } else if from_above >> card & 1 != 0 {
-                    let on = landings(card).expect("a King lands anywhere");
-                    let above = on.iter().map(|&l| highest[l]).max().unwrap_or(0);
-                    copies & talon::below(above - 1)
-                } else {
-                    0
-                };
+                let free = copies & talon::below(above as u8 - 1);
                 if free != 0 {
-                    waste_free |= free;
+                    partly_free |= free;
                     from_waste |= 1 << card;
-                    highest[card] = (128 - free.leading_zeros()) as u8;
                 }
             }
         }
         let from_talon = from_stock | from_waste;
+        // Whether the waste's copy at a place can get onto the tableau.
+        let waste_free =
+            |t: u8| everywhere >> self.talon.card(t).index() & 1 != 0 || partly_free >> t & 1 != 0;
         // Which stacked cards can leave by a landing, whatever goes home, a
         // bit each by place: in the waste, as above; in a pile, a landing
         // not under it in its pile, or carried in a run: lying in order on
         // the card under it.
-        let mut bound = waste & !waste_free != 0;
+        let stuck = in_waste & !everywhere;
+        let mut bound = stuck != 0 && waste & self.talon_cards.places_of(stuck) & !partly_free != 0;
         let mut pile_free = [0u32; PILES];
         for (stack, free) in stacks.iter().zip(&mut pile_free) {
             for (at, card) in stack.iter().enumerate() {
@@ -215,7 +224,7 @@ impl Alexandria {
                 }
             }
             while let Some(top) = (rest != 0).then(|| 127 - rest.leading_zeros() as u8)
-                && leaves(self.talon.card(top).index(), waste_free >> top & 1 != 0)
+                && leaves(self.talon.card(top).index(), waste_free(top))
             {
                 rest ^= 1 << top;
                 out[self.talon.card(top).index()] += 1;
