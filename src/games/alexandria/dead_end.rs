@@ -118,7 +118,7 @@ impl Alexandria {
         let mut partly_free = 0u128;
         // The cards with a copy in the waste, so that only those freed
         // from above are read a card at a time.
-        let in_waste = TalonCards::cards_at(&self.talon, waste);
+        let in_waste = state.in_waste;
         for rank in (0..13).rev() {
             let of_rank = RANK << rank;
             let anywhere = landable(on_tableau | from_stock) & of_rank;
@@ -246,7 +246,7 @@ impl Alexandria {
     pub(super) fn none_bound(&self, state: &State) -> bool {
         let (stacked, cards) = self.stacked_and_landing_cards(state);
         let bound = !landable(cards);
-        stacked & bound == 0 && state.waste() & self.talon_cards.places_of(bound) == 0
+        stacked & bound == 0 && state.in_waste & bound == 0
     }
 
     /// How many waste cards have no card they may lie on in the stock or

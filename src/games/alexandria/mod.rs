@@ -137,6 +137,11 @@ pub struct State {
     /// stacks or puts them in order on others, which strands nothing the
     /// position before had not. True at the start. Not in the key.
     stranding: bool,
+    /// The cards with a copy in the waste, a bit each by [`Card::index`]:
+    /// kept up move by move for the dead-end test, where working them out
+    /// read every waste place. Not in the key: the talon and the cursor
+    /// fix it.
+    in_waste: u64,
 }
 
 impl State {
@@ -251,6 +256,7 @@ impl Game for Alexandria {
                     && cards[i].colour() != cards[i - 1].colour()
             })
         });
+        let cursor = board.waste.as_ref().map_or(0, Vec::len) as u8;
         let mut game = Alexandria {
             talon_cards: TalonCards::new(&talon),
             stacked_cards: dead_end::stacked_cards(&start_cards),
@@ -264,9 +270,10 @@ impl Game for Alexandria {
                 piles: [PileCode::empty(); PILES],
                 tops: [NO_CARD; PILES],
                 home: Foundations::read(board),
-                cursor: board.waste.as_ref().map_or(0, Vec::len) as u8,
+                cursor,
                 rearranged: 0,
                 stranding: true,
+                in_waste: TalonCards::cards_at(&talon, talon::waste(talon.full(), cursor)),
             },
             talon,
         };
@@ -405,9 +412,24 @@ impl Game for Alexandria {
                 let t = step.from - TALON;
                 (next.talon, next.cursor, _) = talon::take(state.talon, state.cursor, t);
                 next.rearranged = 0;
-                next.stranding = t > state.cursor
-                    && state.talon >> state.cursor & ((1u128 << (t - state.cursor)) - 1) != 0;
                 let card = self.talon.card(t);
+                // The cards drawn past join the waste; the waste's top
+                // leaves it, its card with it unless a copy is left there.
+                let passed = match t > state.cursor {
+                    true => state.talon >> state.cursor & ((1u128 << (t - state.cursor)) - 1),
+                    false => 0,
+                };
+                next.stranding = passed != 0;
+                next.in_waste = match t < state.cursor {
+                    true if next.waste() & self.talon_cards.places[card.index()] == 0 => {
+                        state.in_waste & !(1 << card.index())
+                    }
+                    true => state.in_waste,
+                    false => {
+                        let passed = TalonCards::cards_at(&self.talon, passed << state.cursor);
+                        state.in_waste | passed
+                    }
+                };
                 (suit_bit(card) as u64, card)
             }
         };

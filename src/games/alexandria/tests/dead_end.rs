@@ -197,7 +197,8 @@ fn landable_cards_are_those_that_land_one_by_one() {
 }
 
 /// The talon's cards read by card and by run of places, and the waste's
-/// cards, are those read a place at a time (or a card at a time), along
+/// cards (and those a position keeps, [`State::in_waste`]), are those read
+/// a place at a time (or a card at a time), along
 /// random play, and in talons with random places taken out (which play
 /// never leaves in the stock).
 #[test]
@@ -229,6 +230,8 @@ fn talon_cards_are_those_read_place_by_place() {
         let mut positions = 0;
         crate::games::testing::along_play(&game, n, 300, 3, |state, _| {
             check(&game, state.talon, state.cursor);
+            let waste = talon::waste(state.talon, state.cursor);
+            assert_eq!(state.in_waste, TalonCards::cards_at(&game.talon, waste));
             positions += 1;
         });
         assert!(positions > 100, "deal {n}: {positions}");
