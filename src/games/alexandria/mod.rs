@@ -352,11 +352,14 @@ impl Game for Alexandria {
     /// See [`moves`] for what is left out and why no win is lost, and
     /// [`NARROWED`] for what narrowed searches leave out besides.
     fn moves(&self, state: &State, _last: Option<Step>, ask: Ask, out: &mut Vec<Step>) {
-        let start = out.len();
-        let kept = self.offer(state, ask, out);
-        if ask.ordered {
-            sort_best_first(&mut out[start..], |step| self.order(state, step, kept));
+        if !ask.ordered {
+            self.offer(state, ask, |step, _| out.push(step));
+            return;
         }
+        let mut ranked = Vec::new();
+        self.offer(state, ask, |step, order| ranked.push((step, order)));
+        sort_best_first(&mut ranked, |(_, order)| order);
+        out.extend(ranked.iter().map(|&(step, _)| step));
     }
 
     fn ranked_moves(
@@ -373,10 +376,10 @@ impl Game for Alexandria {
             narrowing,
             ordered: false,
         };
-        let kept = self.offer(state, ask, out);
-        for &step in out.iter() {
-            ranks.push(self.order(state, step, kept));
-        }
+        self.offer(state, ask, |step, order| {
+            out.push(step);
+            ranks.push(order);
+        });
     }
 
     fn play(&self, state: &State, step: Step) -> State {

@@ -80,12 +80,12 @@ const fn goes_home(mask: u64, card: Card) -> bool {
 }
 
 impl Alexandria {
-    /// Moves, unsorted: a safe move home alone (rule H); only one empty
-    /// pile (rule S); no whole King-led pile to an empty one (rule E).
-    /// Returns the pile tops kept for the talon, which
-    /// [`Alexandria::order`] reads (none where the list is one move home).
+    /// Moves, unsorted, each given to `push` with its order (see
+    /// [`order`]), worked out where the move is found: a safe move home
+    /// alone (rule H); only one empty pile (rule S); no whole King-led
+    /// pile to an empty one (rule E).
     #[inline]
-    pub(super) fn offer(&self, state: &State, ask: Ask, out: &mut Vec<Step>) -> u64 {
+    pub(super) fn offer(&self, state: &State, ask: Ask, mut push: impl FnMut(Step, i32)) {
         let waste_top = state.waste_top();
         let narrowed = Narrowed::at(&NARROWED, ask);
         let next_drawn = talon::next_drawn(state.talon, state.cursor);
@@ -106,15 +106,22 @@ impl Alexandria {
             true => free_cards & homes & SAFE.cards(&state.home.lows()),
             false => 0,
         };
+        // The order of a free card's move home, which draws the next
+        // stock card if it is that one.
+        let free_home = |from: u8| match next_drawn.is_some_and(|t| from == TALON + t) {
+            true => order::drawn(1, true),
+            false => order::FREE_HOME,
+        };
         if safe != 0
             && let Some((from, _)) = free.clone().find(|&(_, card)| goes_home(safe, card))
         {
-            out.push(Step {
+            let step = Step {
                 from,
                 count: 1,
                 to: HOME,
-            });
-            return 0;
+            };
+            push(step, free_home(from));
+            return;
         }
         let onto = onto(state);
         let kept = match narrowed {
@@ -122,7 +129,7 @@ impl Alexandria {
             None => 0,
         };
         let greedy = |&(from, card): &(u8, Card)| {
-            let kept = from < TALON && kept >> card.index() & 1 != 0;
+            let kept = from < TALON && kept >> from & 1 != 0;
             let drawn = next_drawn.is_some_and(|t| from == TALON + t);
             goes_home(homes, card) && !kept && !drawn
         };
@@ -130,12 +137,13 @@ impl Alexandria {
             && narrowed.is_some_and(|n| n.greedy)
             && let Some((from, _)) = free.clone().find(greedy)
         {
-            out.push(Step {
+            let step = Step {
                 from,
                 count: 1,
                 to: HOME,
-            });
-            return 0;
+            };
+            push(step, free_home(from));
+            return;
         }
         let empty = state.tops.iter().position(|&top| top == NO_CARD);
         let tired = Narrowed::tired(narrowed, state.rearranged);
@@ -145,14 +153,28 @@ impl Alexandria {
                 continue;
             }
             let top = Card::from_index(state.tops[p] as usize);
+            let top_kept = kept >> p & 1 != 0;
             if goes_home(homes, top) {
-                out.push(Step {
+                let step = Step {
                     from: p as u8,
                     count: 1,
                     to: HOME,
-                });
+                };
+                push(
+                    step,
+                    if top_kept {
+                        order::LAST
+                    } else {
+                        order::FREE_HOME
+                    },
+                );
             }
             let movable = code.movable();
+            // The order of a move of all the pile's movable cards.
+            let uncovering = || {
+                let dealt = code.dealt_left();
+                order::uncovering(self.face_down(p, dealt.saturating_sub(1)), dealt)
+            };
             let first = match tired {
                 true => movable,
                 false => 1,
@@ -171,11 +193,17 @@ impl Alexandria {
                 while targets != 0 {
                     let to = targets.trailing_zeros() as u8;
                     targets &= targets - 1;
-                    out.push(Step {
+                    let count = rank - low;
+                    let order = match kept >> to & 1 == 0 && count == movable {
+                        true => uncovering(),
+                        false => order::LAST,
+                    };
+                    let step = Step {
                         from: p as u8,
-                        count: (rank - low) as u8,
+                        count: count as u8,
                         to,
-                    });
+                    };
+                    push(step, order);
                 }
             }
             // A King-led run to an empty pile, unless it is the whole pile.
@@ -183,11 +211,12 @@ impl Alexandria {
                 && code.dealt_left() > 0
                 && self.base(p, code).is_some_and(|b| b.rank() == Rank::KING)
             {
-                out.push(Step {
+                let step = Step {
                     from: p as u8,
                     count: movable as u8,
                     to: to as u8,
-                });
+                };
+                push(step, uncovering());
             }
         }
         let stock = talon::stock(state.talon, state.cursor);
@@ -197,103 +226,91 @@ impl Alexandria {
         };
         // Narrowed, only the first few stock cards with a move are played.
         let mut playable = 0;
+        // The cards a stock card's move draws: the stock's cards before it
+        // and itself (none for the waste's top, which comes first).
+        let mut draws = 0;
         for t in talon::places(reach) {
-            if t >= state.cursor && narrowed.is_some_and(|n| playable >= n.window) {
+            let in_stock = t >= state.cursor;
+            if in_stock && narrowed.is_some_and(|n| playable >= n.window) {
                 break;
             }
-            let before = out.len();
+            draws += in_stock as u32;
             let card = self.talon.card(t);
             let from = TALON + t;
-            if goes_home(homes, card) {
-                out.push(Step {
+            let home = goes_home(homes, card);
+            if home {
+                let step = Step {
                     from,
                     count: 1,
                     to: HOME,
-                });
+                };
+                push(step, order::drawn(draws, true));
             }
+            let to_pile = order::drawn(draws, false);
             let mut targets = onto.of(card);
+            let some_pile = targets != 0;
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
-                out.push(Step { from, count: 1, to });
+                push(Step { from, count: 1, to }, to_pile);
             }
+            let king = card.rank() == Rank::KING;
             if let Some(to) = empty
-                && card.rank() == Rank::KING
+                && king
             {
-                out.push(Step {
+                let step = Step {
                     from,
                     count: 1,
                     to: to as u8,
-                });
+                };
+                push(step, to_pile);
             }
-            playable += (t >= state.cursor && out.len() > before) as u32;
+            let moves = home || some_pile || king && empty.is_some();
+            playable += (in_stock && moves) as u32;
         }
-        kept
+    }
+}
+
+/// How early a move is tried, highest first: free cards home; the waste's
+/// top to a pile; then moves that uncover a starting card, the more
+/// face-down cards under it the earlier; cards drawn from the stock,
+/// fewest draws first, home before a pile at the same count; and last the
+/// moves that only rearrange runs. (With every stock card home tried
+/// before any stock card to a pile, a line draws far down the stock to
+/// send one card home, and leaves the cards it passed in the waste.)
+///
+/// The waste's top comes before the starting cards because a card left
+/// there may be buried by the next draw for good, while a starting card
+/// waits (the figures are in `docs/tuning.md`).
+///
+/// Narrowed, a pile top kept for the stock (see [`Alexandria::kept`])
+/// comes last both as a card to send home and as a place to move a pile's
+/// cards onto, so that the stock card it is kept for goes there.
+///
+/// [`Alexandria::offer`] works each move's order out where it finds the
+/// move, from what it knows there (the pile, the cards drawn), where
+/// ranking the list afterwards read the position again for every move.
+mod order {
+    /// A free card (a pile's top or the waste's top) home.
+    pub(super) const FREE_HOME: i32 = 1 << 20;
+    /// The waste's top to a pile.
+    pub(super) const WASTE_TO_PILE: i32 = 4 << 16;
+    /// A move that only rearranges runs, or takes a kept top away.
+    pub(super) const LAST: i32 = 0;
+
+    /// A move of all of a pile's movable cards, uncovering a starting card
+    /// with `face_down` cards under it, of the `dealt` left.
+    pub(super) const fn uncovering(face_down: usize, dealt: usize) -> i32 {
+        (3 << 16) + 64 * face_down as i32 + dealt as i32
     }
 
-    /// How early a move is tried, highest first: free cards home; the
-    /// waste's top to a pile; then moves that uncover a starting card, the
-    /// more face-down cards under it the earlier; cards drawn from the
-    /// stock, fewest draws first, home before a pile at the same count;
-    /// and last the moves that only rearrange runs. (With every stock card
-    /// home tried before any stock card to a pile, a line draws far down
-    /// the stock to send one card home, and leaves the cards it passed in
-    /// the waste.)
-    ///
-    /// The waste's top comes before the starting cards because a card left
-    /// there may be buried by the next draw for good, while a starting card
-    /// waits (the figures are in `docs/tuning.md`).
-    ///
-    /// Narrowed, a pile top kept for the stock (see [`Alexandria::kept`])
-    /// comes last both as a card to send home and as a place to move a
-    /// pile's cards onto, so that the stock card it is kept for goes there.
-    ///
-    /// Always inlined: it runs for every move offered, a dozen a
-    /// position, and a plain `#[inline]` left it out of line.
-    #[inline(always)]
-    pub(super) fn order(&self, state: &State, step: Step, kept: u64) -> i32 {
-        let draws = match step.pile() {
-            Some(_) => 0,
-            None => {
-                let t = step.from - TALON;
-                match t >= state.cursor {
-                    true => {
-                        let between =
-                            state.talon >> state.cursor & ((1u128 << (t - state.cursor)) - 1);
-                        between.count_ones() as i32 + 1
-                    }
-                    false => 0,
-                }
-            }
-        };
-        if step.to == HOME {
-            if let Some(p) = step.pile()
-                && kept >> state.tops[p] & 1 != 0
-            {
-                return 0;
-            }
-            return match draws {
-                0 => 1 << 20,
-                _ => (1 << 16) - 2 * draws + 1,
-            };
-        }
-        let onto_kept = state.tops[step.to as usize] != NO_CARD
-            && kept >> state.tops[step.to as usize] & 1 != 0;
-        match step.pile() {
-            Some(_) if onto_kept => 0,
-            Some(p) => {
-                let code = state.piles[p];
-                if step.count as u32 == code.movable() {
-                    let dealt = code.dealt_left();
-                    (3 << 16)
-                        + 64 * self.face_down(p, dealt.saturating_sub(1)) as i32
-                        + dealt as i32
-                } else {
-                    0
-                }
-            }
-            None if draws == 0 => 4 << 16,
-            None => (1 << 16) - 2 * draws,
+    /// A talon card's move, home or to a pile, drawing `draws` cards (none
+    /// for the waste's top).
+    pub(super) const fn drawn(draws: u32, home: bool) -> i32 {
+        match (draws, home) {
+            (0, true) => FREE_HOME,
+            (0, false) => WASTE_TO_PILE,
+            _ => (1 << 16) - 2 * draws as i32 + home as i32,
         }
     }
 }
@@ -375,17 +392,15 @@ const KEPT_FOR_WASTE: u32 = 8;
 
 impl Alexandria {
     /// The pile tops a narrowed search keeps for the talon, a bit each by
-    /// [`Card::index`]: the only top on which one of the stock's next
-    /// [`KEPT_FOR`] cards, or of the waste's top [`KEPT_FOR_WASTE`], fits,
-    /// a card that cannot go home. Such a top is not sent home at once, as
+    /// pile: the only top on which one of the stock's next [`KEPT_FOR`]
+    /// cards, or of the waste's top [`KEPT_FOR_WASTE`], fits, a card that
+    /// cannot go home. Such a top is not sent home at once, as
     /// `Narrowed::greedy` would, and a move home from it, or of a pile's
-    /// cards onto it, comes last (see
-    /// [`Alexandria::order`]): either would leave the stock card nowhere
-    /// to go but the waste, where with no redeal it may stay for good,
-    /// while a pile's cards that wait can move later, whenever a place
-    /// opens. (With `onto` as in [`crate::game::Game::moves`]; a card that fits on one
-    /// top fits on no copy of it on another pile, so the bit names one
-    /// pile.)
+    /// cards onto it, comes last (see [`order`]): either would leave the
+    /// stock card nowhere to go but the waste, where with no redeal it may
+    /// stay for good, while a pile's cards that wait can move later,
+    /// whenever a place opens. (With `onto` as in
+    /// [`crate::game::Game::moves`].)
     ///
     /// The beam (see `Alexandria::PLAN`) gains from looking well down the
     /// stock, but not through all of it. Tops are kept for the waste's top
@@ -393,7 +408,7 @@ impl Alexandria {
     /// lines that die do so with the stock played out and the waste stuck
     /// under a card that fits nowhere. The figures behind both counts are
     /// in `docs/tuning.md`.
-    pub(super) fn kept(&self, state: &State, homes: u64, onto: &Onto) -> u64 {
+    pub(super) fn kept(&self, state: &State, homes: u64, onto: &Onto) -> u16 {
         // The cards kept for, a bit each: which copy of a card it is
         // changes nothing.
         let mut cards = 0u64;
@@ -414,12 +429,12 @@ impl Alexandria {
         // A top is the only one a card fits on when no other pile's top
         // is of its rank and colour.
         let mut kept = 0;
-        for &top in &state.tops {
+        for (p, &top) in state.tops.iter().enumerate() {
             if top != NO_CARD
                 && cards & BUILT_ON_BITS[top as usize] != 0
                 && onto.alike(Card::from_index(top as usize)).count_ones() == 1
             {
-                kept |= 1 << top;
+                kept |= 1 << p;
             }
         }
         kept
@@ -507,7 +522,7 @@ mod tests {
     /// The pile tops kept for the talon, a talon card at a time: those
     /// its waste's top [`KEPT_FOR_WASTE`] cards or its stock's next
     /// [`KEPT_FOR`] fit on alone.
-    fn kept_plainly(game: &Alexandria, state: &State, homes: u64, onto: &Onto) -> u64 {
+    fn kept_plainly(game: &Alexandria, state: &State, homes: u64, onto: &Onto) -> u16 {
         let waste: Vec<u8> = talon::places(state.waste()).collect();
         let stock = talon::stock(state.talon, state.cursor);
         let tops = waste.iter().rev().take(KEPT_FOR_WASTE as usize).copied();
@@ -516,7 +531,7 @@ mod tests {
             let card = game.talon.card(t);
             let piles = onto.of(card);
             if !goes_home(homes, card) && piles.count_ones() == 1 {
-                kept |= 1 << state.tops[piles.trailing_zeros() as usize];
+                kept |= 1 << piles.trailing_zeros();
             }
         }
         kept
@@ -537,5 +552,67 @@ mod tests {
             });
         }
         assert!(some > 1000, "tops kept in only {some} positions");
+    }
+
+    /// A move's order (see [`order`]) worked out from the position and
+    /// the move alone, with `kept` as [`Alexandria::kept`] gives it.
+    fn order_plainly(game: &Alexandria, state: &State, step: Step, kept: u16) -> i32 {
+        let draws = match step.pile() {
+            Some(_) => 0,
+            None => {
+                let t = step.from - TALON;
+                let between = (state.cursor..t).filter(|&u| state.talon >> u & 1 != 0);
+                match t >= state.cursor {
+                    true => between.count() as u32 + 1,
+                    false => 0,
+                }
+            }
+        };
+        let onto_kept = step.to != HOME && kept >> step.to & 1 != 0;
+        match step.pile() {
+            Some(p) if step.to == HOME && kept >> p & 1 != 0 => order::LAST,
+            None if step.to == HOME => order::drawn(draws, true),
+            Some(_) if step.to == HOME => order::FREE_HOME,
+            Some(_) if onto_kept => order::LAST,
+            Some(p) => {
+                let code = state.piles[p];
+                let dealt = code.dealt_left();
+                match step.count as u32 == code.movable() {
+                    true => order::uncovering(game.face_down(p, dealt.saturating_sub(1)), dealt),
+                    false => order::LAST,
+                }
+            }
+            None => order::drawn(draws, false),
+        }
+    }
+
+    /// Along play from numbered deals, at every narrowing, each move
+    /// [`Alexandria::offer`] gives has the order worked out from the
+    /// position and the move alone, and the orders differ.
+    #[test]
+    fn offered_orders_are_worked_out_from_the_position() {
+        let mut mixed = 0;
+        for n in 1..=10 {
+            let game: Alexandria = dealt(&LAYOUT, n);
+            along_play(&game, n, 300, 3, |state, _| {
+                for narrowing in 0..=NARROWED.len() as u32 {
+                    let ask = Ask {
+                        narrowing,
+                        ordered: false,
+                    };
+                    let kept = match narrowing {
+                        0 => 0,
+                        _ => game.kept(state, homeable(&state.home), &onto(state)),
+                    };
+                    let mut orders = Vec::new();
+                    game.offer(state, ask, |step, order| {
+                        assert_eq!(order, order_plainly(&game, state, step, kept), "{step:?}");
+                        orders.push(order);
+                    });
+                    mixed += orders.iter().any(|&order| order != orders[0]) as u32;
+                }
+            });
+        }
+        assert!(mixed > 1000, "orders mixed in only {mixed} lists");
     }
 }

@@ -121,7 +121,7 @@ fn narrowed_moves_are_some_of_the_full_ones() {
         let waste_top = state.waste_top().map(|t| TALON + t);
         let kept = game.kept(state, homeable(&state.home), &onto(state));
         let homeward = (full.iter()).any(|step| match step.pile() {
-            Some(p) => step.to == HOME && kept >> state.tops[p] & 1 == 0,
+            Some(p) => step.to == HOME && kept >> p & 1 == 0,
             None => step.to == HOME && Some(step.from) == waste_top,
         });
         if narrowed.greedy && homeward {
