@@ -89,16 +89,19 @@ impl Alexandria {
         let waste_top = state.waste_top();
         let narrowed = Narrowed::at(&NARROWED, ask);
         let next_drawn = talon::next_drawn(state.talon, state.cursor);
+        let talon_free =
+            (waste_top.into_iter().chain(next_drawn)).map(|t| (TALON + t, self.talon.card(t)));
         let free = (0..PILES)
             .filter(|&p| state.tops[p] != NO_CARD)
             .map(|p| (p as u8, Card::from_index(state.tops[p] as usize)))
-            .chain(waste_top.map(|t| (TALON + t, self.talon.card(t))))
-            .chain(next_drawn.map(|t| (TALON + t, self.talon.card(t))));
+            .chain(talon_free.clone());
         let homes = homeable(&state.home);
         // Whether some free card can go home at all, from a mask of them:
         // a position with none need not look for a safe or greedy one
         // card by card.
-        let free_cards = (free.clone()).fold(0u64, |cards, (_, card)| cards | 1 << card.index());
+        // An empty pile's [`NO_CARD`] sets bit 63, no card's.
+        let tops = (state.tops.iter()).fold(0u64, |cards, &top| cards | 1 << (top & 63));
+        let free_cards = talon_free.fold(tops, |cards, (_, card)| cards | 1 << card.index());
         let some_home = free_cards & homes != 0;
         // Checked before the piles are read for the other moves, which a
         // safe move home leaves out.
@@ -329,6 +332,7 @@ fn rank(card: Card) -> usize {
 /// Each card's rank and diagonal, by [`Card::index`]: read from a table
 /// (indexed by a byte, so with no bounds check), where working them out
 /// took a division at each of the many looks a position's moves take.
+/// Past the cards, rank 0, which [`NO_CARD`] reads.
 const RANK_AND_DIAGONAL: [[u8; 2]; 256] = {
     let mut table = [[0; 2]; 256];
     let mut i = 0;
@@ -344,7 +348,7 @@ const RANK_AND_DIAGONAL: [[u8; 2]; 256] = {
 /// The piles by their top card, for the moves onto them.
 pub(super) struct Onto {
     /// The piles whose top has rank r on diagonal d (see [`diagonal`]),
-    /// a bit each: `piles[r][d]`.
+    /// a bit each: `piles[r][d]`; the empty ones in `piles[0][0]`.
     piles: [[u16; 2]; 15],
     /// The ranks of the tops on each diagonal, a bit each: a run's moves
     /// read only the ranks some top has, where a loop over its cards
@@ -372,12 +376,11 @@ pub(super) fn onto(state: &State) -> Onto {
         ranks: [0; 2],
     };
     for (p, &top) in state.tops.iter().enumerate() {
-        if top != NO_CARD {
-            let card = Card::from_index(top as usize);
-            let (rank, diagonal) = (rank(card), diagonal(card));
-            onto.piles[rank][diagonal] |= 1 << p;
-            onto.ranks[diagonal] |= 1 << rank;
-        }
+        // An empty pile's [`NO_CARD`] reads rank 0, a row no move reads:
+        // no branch a pile.
+        let [rank, diagonal] = RANK_AND_DIAGONAL[top as usize].map(usize::from);
+        onto.piles[rank][diagonal] |= 1 << p;
+        onto.ranks[diagonal] |= 1 << rank;
     }
     onto
 }
