@@ -414,19 +414,26 @@ impl Alexandria {
     pub(super) fn kept(&self, state: &State, homes: u64, onto: &Onto) -> u16 {
         // The cards kept for, a bit each: which copy of a card it is
         // changes nothing.
+        // The masks read a word at a time, where a bit of a `u128` took
+        // a shift across both.
         let mut cards = 0u64;
-        let mut waste = state.waste();
-        for _ in 0..KEPT_FOR_WASTE {
-            if waste == 0 {
-                break;
+        let (waste, mut left) = (state.waste(), KEPT_FOR_WASTE);
+        for (at, mut word) in [(64, (waste >> 64) as u64), (0, waste as u64)] {
+            while word != 0 && left > 0 {
+                let high = 63 - word.leading_zeros() as u8;
+                cards |= 1 << self.talon.card(at + high).index();
+                word ^= 1 << high;
+                left -= 1;
             }
-            let t = 127 - waste.leading_zeros() as u8;
-            cards |= 1 << self.talon.card(t).index();
-            waste ^= 1 << t;
         }
-        let stock = talon::stock(state.talon, state.cursor);
-        for t in talon::places(stock).take(KEPT_FOR) {
-            cards |= 1 << self.talon.card(t).index();
+        let (stock, mut left) = (talon::stock(state.talon, state.cursor), KEPT_FOR);
+        for (at, mut word) in [(0, stock as u64), (64, (stock >> 64) as u64)] {
+            while word != 0 && left > 0 {
+                let low = word.trailing_zeros() as u8;
+                cards |= 1 << self.talon.card(at + low).index();
+                word &= word - 1;
+                left -= 1;
+            }
         }
         cards &= !homes;
         // A top is the only one a card fits on when no other pile's top
