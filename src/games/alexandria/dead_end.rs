@@ -19,7 +19,7 @@ use super::pile::{Alternating, PileCode};
 use super::{Alexandria, MAX_TALON, PILES, State};
 use crate::card::{Card, Rank};
 use crate::games::NO_CARD;
-use crate::games::alternating::{BASES, NO_BASE};
+use crate::games::alternating::{BASES, BASES_BITS, NO_BASE};
 use crate::games::pile_code::{MAX_START, Runs};
 use crate::games::talon::{self, Talon};
 
@@ -78,8 +78,7 @@ impl Alexandria {
         // on the card under it: they are out of their stacks from the
         // start, which frees nothing the loop below would not.
         let mut stacks: [&[Card]; PILES] = [&[]; PILES];
-        let mut tableau = [0u8; Card::COUNT];
-        let mut unstacked = [0u8; Card::COUNT];
+        let (mut tableau, mut unstacked) = (Copies::default(), Copies::default());
         for (p, stack) in stacks.iter_mut().enumerate() {
             let (code, start) = (state.piles[p], &self.start_cards[p]);
             let Some(base) = code.base_in(start) else {
@@ -92,17 +91,12 @@ impl Alexandria {
                 dealt => dealt,
             };
             *stack = &start[..dealt];
-            for card in stack.iter() {
-                tableau[card.index()] += 1;
-            }
-            let king = (dealt == 0).then_some(base);
-            for card in king.into_iter().chain(code.run_cards(base)) {
-                tableau[card.index()] += 1;
-                unstacked[card.index()] += 1;
-            }
+            let king = ((dealt == 0) as u64) << base.index();
+            let above = king | code.run_mask(base);
+            tableau = tableau.plus(self.stacks.copies[p][dealt]).with(above);
+            unstacked = unstacked.with(above);
         }
-        let on_tableau =
-            (0..Card::COUNT).fold(0u64, |cards, c| cards | ((tableau[c] > 0) as u64) << c);
+        let on_tableau = tableau.0[0];
         // Which talon cards can get onto the tableau, a rank at a time from
         // the Kings down, a bit each by card: `from_stock` if a copy in the
         // stock can, `from_waste` if one in the waste can, `everywhere` if
@@ -162,20 +156,20 @@ impl Alexandria {
         let stuck = in_waste & !everywhere;
         let mut bound = stuck != 0 && waste & self.talon_cards.places_of(stuck) & !partly_free != 0;
         let mut pile_free = [0u32; PILES];
-        for (stack, free) in stacks.iter().zip(&mut pile_free) {
-            for (at, card) in stack.iter().enumerate() {
-                let on = landings(card.index());
-                let leaves = on.is_none_or(|on| {
-                    (at > 0 && on.contains(&stack[at - 1].index()))
-                        || on.iter().any(|&l| {
-                            from_talon >> l & 1 != 0
-                                || tableau[l] as usize
-                                    > stack[..at].iter().filter(|c| c.index() == l).count()
-                        })
-                });
-                *free |= (leaves as u32) << at;
+        for (p, (stack, free)) in stacks.iter().zip(&mut pile_free).enumerate() {
+            let all = (1u32 << stack.len()) - 1;
+            *free = self.stacks.leave[p] & all;
+            // The others need a landing: a talon card that can get onto
+            // the tableau, or a copy on the tableau not under them.
+            let mut rest = all & !*free;
+            while rest != 0 {
+                let at = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let on = BASES_BITS[stack[at].index()];
+                let landing = from_talon | tableau.more_than(self.stacks.copies[p][at]);
+                *free |= ((on & landing != 0) as u32) << at;
             }
-            bound |= free.count_ones() as usize != stack.len();
+            bound |= *free != all;
         }
         if !bound {
             return false;
@@ -193,7 +187,7 @@ impl Alexandria {
         let in_stock = (self.talon_cards).stock_counts(&self.talon, state.talon, state.cursor);
         let mut out = home;
         for c in 0..Card::COUNT {
-            out[c] += unstacked[c] + in_stock[c];
+            out[c] += unstacked.count(c) + in_stock[c];
         }
         // The waste's cards still in it.
         let mut rest = waste;
@@ -308,6 +302,70 @@ pub(super) fn landable(cards: u64) -> u64 {
     let on_black = black >> 1 | KING;
     let on_red = red >> 1 | KING;
     on_red | on_black << 13 | on_black << 26 | on_red << 39
+}
+
+/// Copies of each card as sets of cards, a bit each by [`Card::index`]:
+/// set `k` holds the cards with more than `k` copies. Alexandria has each
+/// card three times (a board with any other count is refused), so three
+/// sets count any of a position's cards exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Copies(pub(super) [u64; 3]);
+
+impl Copies {
+    /// The copies of both together: more than `k` where one has more than
+    /// `i` and the other more than `k - 1 - i`, or one alone more than `k`.
+    pub(super) fn plus(self, other: Copies) -> Copies {
+        let ([a1, a2, a3], [b1, b2, b3]) = (self.0, other.0);
+        Copies([a1 | b1, a2 | b2 | a1 & b1, a3 | b3 | a2 & b1 | a1 & b2])
+    }
+
+    /// With one more copy of each card of `cards`.
+    pub(super) fn with(self, cards: u64) -> Copies {
+        self.plus(Copies([cards, 0, 0]))
+    }
+
+    /// The cards with more copies here than in `other`: more than `k` here
+    /// and not there, for some `k`.
+    pub(super) fn more_than(self, other: Copies) -> u64 {
+        let ([a1, a2, a3], [b1, b2, b3]) = (self.0, other.0);
+        a1 & !b1 | a2 & !b2 | a3 & !b3
+    }
+
+    /// How many copies of the card with index `card`.
+    pub(super) fn count(self, card: usize) -> u8 {
+        self.0.iter().map(|&set| (set >> card & 1) as u8).sum()
+    }
+}
+
+/// What the dead-end test reads of each pile's starting cards, worked out
+/// at the deal where it read them card by card at every position.
+pub(super) struct Stacks {
+    /// The copies of each card among a pile's first `d` starting cards
+    /// (index `d`): those of a stack, and those under a card of it.
+    pub(super) copies: [[Copies; MAX_START + 1]; PILES],
+    /// A pile's starting cards that can always leave their stack once the
+    /// cards above have, a bit each by place: Kings, and cards lying in
+    /// order on the one under them (carried off in a run).
+    pub(super) leave: [u32; PILES],
+}
+
+impl Stacks {
+    pub(super) fn new(start_cards: &[[Card; MAX_START]; PILES]) -> Stacks {
+        let mut stacks = Stacks {
+            copies: [[Copies::default(); MAX_START + 1]; PILES],
+            leave: [0; PILES],
+        };
+        for (p, start) in start_cards.iter().enumerate() {
+            for (at, card) in start.iter().enumerate() {
+                let copies = &mut stacks.copies[p];
+                copies[at + 1] = copies[at].with(1 << card.index());
+                let on = BASES_BITS[card.index()];
+                let in_order = at > 0 && on >> start[at - 1].index() & 1 != 0;
+                stacks.leave[p] |= ((on == 0 || in_order) as u32) << at;
+            }
+        }
+        stacks
+    }
 }
 
 /// The talon's cards looked up a card or a run of places at a time, so

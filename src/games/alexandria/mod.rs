@@ -47,7 +47,7 @@ mod pile;
 #[cfg(test)]
 mod tests;
 
-use self::dead_end::TalonCards;
+use self::dead_end::{Stacks, TalonCards};
 use self::pile::{Alternating, PileCode};
 use super::alternating::suit_bit;
 use super::foundations::Foundations;
@@ -191,6 +191,9 @@ pub struct Alexandria {
     /// The starting cards left under a pile's run, a bit each by
     /// [`Card::index`], by its code's base (see [`dead_end::stacked_cards`]).
     stacked_cards: [u64; 1 << Alternating::BASE_BITS],
+    /// Each pile's starting cards counted and read for the dead-end test
+    /// (see [`dead_end::Stacks`]).
+    stacks: Stacks,
     /// Whether the board had no `Foundations:` line: the reference rules
     /// then show none until the first card goes home.
     bare: bool,
@@ -260,6 +263,7 @@ impl Game for Alexandria {
         let mut game = Alexandria {
             talon_cards: TalonCards::new(&talon),
             stacked_cards: dead_end::stacked_cards(&start_cards),
+            stacks: Stacks::new(&start_cards),
             start_cards,
             down,
             dealt_codes,

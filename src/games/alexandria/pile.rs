@@ -69,6 +69,33 @@ const RUN_CARDS: [[[u8; 2]; MAX_RUN]; Card::COUNT] = {
 pub(super) type PileCode = pile_code::PileCode<Alternating>;
 
 impl PileCode {
+    /// The run's cards, a bit each by [`Card::index`], with `base` the card
+    /// it lies on: one of each rank below the base's, down the run's
+    /// length, alternating in colour from the other one on the base. The
+    /// run's bits, the top card lowest, rank up from the top card's, so
+    /// each suit's cards are the bits of its colour's ranks, set for
+    /// Spades and Hearts and clear for Clubs and Diamonds (see
+    /// [`suit_bit`]), shifted to its place: no card read one at a time.
+    pub(super) fn run_mask(self, base: Card) -> u64 {
+        const EVEN: u64 = 0x5555_5555_5555_5555;
+        let len = self.run_len();
+        let all = (1u64 << len) - 1;
+        let bits = self.run() & all;
+        // The run's card on the base, at bit `len - 1`, is of the other
+        // colour, and so every other one down from it.
+        let other = all & if len % 2 == 1 { EVEN } else { EVEN << 1 };
+        let (black, red) = match base.colour() {
+            Colour::Black => (all & !other, other),
+            Colour::Red => (other, all & !other),
+        };
+        let lowest = base.rank().index() as u32 - len;
+        let lane = |cards: u64, suit: Suit| cards << lowest << (13 * suit.index() as u32);
+        lane(black & !bits, Suit::Clubs)
+            | lane(black & bits, Suit::Spades)
+            | lane(red & !bits, Suit::Diamonds)
+            | lane(red & bits, Suit::Hearts)
+    }
+
     /// The cards that move off the pile as one run: the run and its base.
     pub(super) fn movable(self) -> u32 {
         match self.is_empty() {
@@ -139,6 +166,34 @@ impl Alexandria {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run's cards as a set are those built on its base one by one, each
+    /// a rank below the last of the other colour, in the suit a choice of
+    /// two names, over every base and every choice of suits down to the
+    /// Ace.
+    #[test]
+    fn run_masks_are_the_cards_built_one_by_one() {
+        for base in (0..Card::COUNT).map(Card::from_index) {
+            let below = base.rank().get() as u32 - 1;
+            for choices in 0..1u32 << below {
+                let (mut code, mut cards, mut last) = (PileCode::lone(base), 0u64, base);
+                for i in 0..below {
+                    let colour = other(last.colour());
+                    let suit = match (colour, choices >> i & 1) {
+                        (Colour::Black, 0) => Suit::Clubs,
+                        (Colour::Black, _) => Suit::Spades,
+                        (Colour::Red, 0) => Suit::Diamonds,
+                        (Colour::Red, _) => Suit::Hearts,
+                    };
+                    let rank = Rank::new(last.rank().get() - 1).expect("above an Ace");
+                    last = Card::new(rank, suit);
+                    code = code.push(last);
+                    cards |= 1 << last.index();
+                    assert_eq!(code.run_mask(base), cards, "{base} {choices:b} {i}");
+                }
+            }
+        }
+    }
 
     /// Each run card in the table lies on the card above it in the run
     /// (a rank lower, of the other colour), so on the base a rank `i + 1`

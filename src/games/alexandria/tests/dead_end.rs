@@ -3,7 +3,7 @@
 //! versions of each.
 
 use super::*;
-use crate::games::alexandria::dead_end;
+use crate::games::alexandria::dead_end::{self, Copies};
 
 /// Along random play from late positions of numbered deals, wherever the
 /// dead-end test finds a card stranded, the reference rules' plain search
@@ -278,6 +278,73 @@ fn stacked_cards_are_those_left_in_each_pile() {
         });
     }
     assert!(stacked > 1000, "only {stacked} piles with cards left");
+}
+
+/// Each pile's counted starting cards are those among its first ones
+/// counted one by one, and the cards that always leave are the Kings and
+/// those a rank below the card under them, of the other colour.
+#[test]
+fn stack_tables_are_the_starting_cards_read_one_by_one() {
+    for n in 1..=10 {
+        let game = deal(n);
+        for p in 0..PILES {
+            let start = &game.start_cards[p];
+            let len = game.start.piles[p].len();
+            for dealt in 0..=len {
+                let copies = game.stacks.copies[p][dealt];
+                for c in 0..Card::COUNT {
+                    let plain = start[..dealt].iter().filter(|card| card.index() == c);
+                    assert_eq!(
+                        copies.count(c) as usize,
+                        plain.count(),
+                        "deal {n} {p} {dealt}"
+                    );
+                }
+            }
+            for at in 0..len {
+                let (card, rank) = (start[at], start[at].rank().get());
+                let in_order = at > 0
+                    && start[at - 1].rank().get() == rank + 1
+                    && start[at - 1].colour() != card.colour();
+                let leaves = rank == 13 || in_order;
+                assert_eq!(
+                    game.stacks.leave[p] >> at & 1 != 0,
+                    leaves,
+                    "deal {n} {p} {at}"
+                );
+            }
+        }
+    }
+}
+
+/// Copies as sets add up, and compare, as counts of each card do, over
+/// every pair of counts up to three.
+#[test]
+fn copies_add_and_compare_as_counts() {
+    let of = |counts: &[u8]| {
+        (counts.iter().enumerate()).fold(Copies::default(), |copies, (c, &k)| {
+            (0..k).fold(copies, |copies, _| copies.with(1 << c))
+        })
+    };
+    let (a, b): (Vec<u8>, Vec<u8>) = (0..16).map(|i| (i / 4, i % 4)).unzip();
+    let (ca, cb) = (of(&a), of(&b));
+    for c in 0..16 {
+        assert_eq!(ca.count(c), a[c]);
+        assert_eq!(
+            ca.plus(cb).count(c),
+            (a[c] + b[c]).min(3),
+            "{} {}",
+            a[c],
+            b[c]
+        );
+        assert_eq!(
+            ca.more_than(cb) >> c & 1 != 0,
+            a[c] > b[c],
+            "{} {}",
+            a[c],
+            b[c]
+        );
+    }
 }
 
 /// Along random play, the quick look of the dead-end test, and the count
