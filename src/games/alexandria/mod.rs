@@ -194,6 +194,9 @@ pub struct Alexandria {
     /// Each pile's starting cards counted and read for the dead-end test
     /// (see [`dead_end::Stacks`]).
     stacks: Stacks,
+    /// The stock's next cards by its first place, for the tops kept for
+    /// it (see [`moves::stock_ahead`]).
+    stock_ahead: Vec<u64>,
     /// Whether the board had no `Foundations:` line: the reference rules
     /// then show none until the first card goes home.
     bare: bool,
@@ -264,6 +267,7 @@ impl Game for Alexandria {
             talon_cards: TalonCards::new(&talon),
             stacked_cards: dead_end::stacked_cards(&start_cards),
             stacks: Stacks::new(&start_cards),
+            stock_ahead: moves::stock_ahead(&talon),
             start_cards,
             down,
             dealt_codes,

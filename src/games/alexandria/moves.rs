@@ -27,7 +27,7 @@
 //! no position the dead-end test finds lost (see [`super::dead_end`]):
 //! no win lies below it.
 
-use super::{Alexandria, FOUNDATIONS, HOME, NARROWED, PILES, State, Step, TALON};
+use super::{Alexandria, FOUNDATIONS, HOME, MAX_TALON, NARROWED, PILES, State, Step, TALON};
 use crate::card::{Card, Rank};
 use crate::game::Ask;
 use crate::games::NO_CARD;
@@ -35,7 +35,7 @@ use crate::games::alternating::BUILT_ON_BITS;
 use crate::games::foundations::{Foundations, slot_rank};
 use crate::games::narrowed::Narrowed;
 use crate::games::safe_home::{Builds, SafeRule};
-use crate::games::talon;
+use crate::games::talon::{self, Talon};
 
 /// Alexandria's safe rule (see [`super::super::safe_home`]): the cards that
 /// could be built on a card must all be home.
@@ -385,6 +385,21 @@ pub(super) fn onto(state: &State) -> Onto {
     onto
 }
 
+/// The stock's next [`KEPT_FOR`] cards, for [`Alexandria::kept`], by the
+/// stock's first place (up to the talon's length; fewer near its end), a
+/// bit each by [`Card::index`]: they lie at the places from there on
+/// whenever none of those is gone, as in play always (a card played from
+/// the stock takes the places before it to the waste), and are then one
+/// look-up, where they took a loop over the places. (The waste's top
+/// cards seldom lie in such a run: its top cards played leave gaps.)
+pub(super) fn stock_ahead(talon: &Talon<MAX_TALON>) -> Vec<u64> {
+    let len = talon.len() as usize;
+    (0..=len)
+        .map(|t| t..(t + KEPT_FOR).min(len))
+        .map(|places| places.fold(0u64, |cards, t| cards | 1 << talon.card(t as u8).index()))
+        .collect()
+}
+
 /// How many of the stock's next cards a narrowed search keeps pile tops
 /// for (see [`Alexandria::kept`]).
 const KEPT_FOR: usize = 16;
@@ -426,13 +441,23 @@ impl Alexandria {
                 left -= 1;
             }
         }
-        let (stock, mut left) = (talon::stock(state.talon, state.cursor), KEPT_FOR);
-        for (at, mut word) in [(0, stock as u64), (64, (stock >> 64) as u64)] {
-            while word != 0 && left > 0 {
-                let low = word.trailing_zeros() as u8;
-                cards |= 1 << self.talon.card(at + low).index();
-                word &= word - 1;
-                left -= 1;
+        // The stock's, where no place is gone among them, from a table.
+        let stock = talon::stock(state.talon, state.cursor);
+        let first = (stock.trailing_zeros() as u8).min(self.talon.len());
+        let last = (first as usize + KEPT_FOR).min(self.talon.len() as usize) as u8;
+        let window = talon::below(last) & !talon::below(first);
+        match stock & window == window {
+            true => cards |= self.stock_ahead[first as usize],
+            false => {
+                let mut left = KEPT_FOR;
+                for (at, mut word) in [(0, stock as u64), (64, (stock >> 64) as u64)] {
+                    while word != 0 && left > 0 {
+                        let low = word.trailing_zeros() as u8;
+                        cards |= 1 << self.talon.card(at + low).index();
+                        word &= word - 1;
+                        left -= 1;
+                    }
+                }
             }
         }
         cards &= !homes;
@@ -545,6 +570,26 @@ mod tests {
             }
         }
         kept
+    }
+
+    /// The stock's next cards from each place are those of the talon at
+    /// that place and the places after it, read one by one up to
+    /// [`KEPT_FOR`] of them or the talon's end.
+    #[test]
+    fn stock_ahead_is_the_next_cards_read_one_by_one() {
+        for n in 1..=5 {
+            let game: Alexandria = dealt(&LAYOUT, n);
+            let len = game.talon.len();
+            for first in 0..=len {
+                let mut cards = 0u64;
+                for t in first..len {
+                    if t - first < KEPT_FOR as u8 {
+                        cards |= 1 << game.talon.card(t).index();
+                    }
+                }
+                assert_eq!(game.stock_ahead[first as usize], cards, "deal {n} {first}");
+            }
+        }
     }
 
     /// Along play from numbered deals, the tops kept for the talon are
