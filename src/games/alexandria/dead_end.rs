@@ -187,8 +187,9 @@ impl Alexandria {
         let in_stock = (self.talon_cards).stock_counts(&self.talon, state.talon, state.cursor);
         let mut out = home;
         for c in 0..Card::COUNT {
-            out[c] += unstacked.count(c) + in_stock[c];
+            out[c] += in_stock[c];
         }
+        unstacked.add_to(&mut out);
         // The waste's cards still in it.
         let mut rest = waste;
         // Take cards off the stacks' tops while any can leave.
@@ -331,9 +332,15 @@ impl Copies {
         a1 & !b1 | a2 & !b2 | a3 & !b3
     }
 
-    /// How many copies of the card with index `card`.
-    pub(super) fn count(self, card: usize) -> u8 {
-        self.0.iter().map(|&set| (set >> card & 1) as u8).sum()
+    /// Adds the copies of each card to `counts`, by [`Card::index`]: a
+    /// card at a time of each set, as few are in them.
+    pub(super) fn add_to(self, counts: &mut [u8; Card::COUNT]) {
+        for mut set in self.0 {
+            while set != 0 {
+                counts[set.trailing_zeros() as usize] += 1;
+                set &= set - 1;
+            }
+        }
     }
 }
 

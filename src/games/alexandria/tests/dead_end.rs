@@ -291,14 +291,11 @@ fn stack_tables_are_the_starting_cards_read_one_by_one() {
             let start = &game.start_cards[p];
             let len = game.start.piles[p].len();
             for dealt in 0..=len {
-                let copies = game.stacks.copies[p][dealt];
-                for c in 0..Card::COUNT {
+                let mut counts = [0u8; Card::COUNT];
+                game.stacks.copies[p][dealt].add_to(&mut counts);
+                for (c, &count) in counts.iter().enumerate() {
                     let plain = start[..dealt].iter().filter(|card| card.index() == c);
-                    assert_eq!(
-                        copies.count(c) as usize,
-                        plain.count(),
-                        "deal {n} {p} {dealt}"
-                    );
+                    assert_eq!(count as usize, plain.count(), "deal {n} {p} {dealt}");
                 }
             }
             for at in 0..len {
@@ -328,10 +325,19 @@ fn copies_add_and_compare_as_counts() {
     };
     let (a, b): (Vec<u8>, Vec<u8>) = (0..16).map(|i| (i / 4, i % 4)).unzip();
     let (ca, cb) = (of(&a), of(&b));
+    let counts = |copies: Copies| {
+        let mut counts = [0u8; Card::COUNT];
+        copies.add_to(&mut counts);
+        counts
+    };
+    // Added to counts already there.
+    let mut onto = [1u8; Card::COUNT];
+    ca.add_to(&mut onto);
     for c in 0..16 {
-        assert_eq!(ca.count(c), a[c]);
+        assert_eq!(counts(ca)[c], a[c]);
+        assert_eq!(onto[c], a[c] + 1);
         assert_eq!(
-            ca.plus(cb).count(c),
+            counts(ca.plus(cb))[c],
             (a[c] + b[c]).min(3),
             "{} {}",
             a[c],
