@@ -162,6 +162,14 @@ pub trait Game: Sized + Sync {
         false
     }
 
+    /// The key of the position's class: the positions reached from one
+    /// another by moves each taken back at once, which a search that
+    /// proves nothing when it ends (the beam) need not tell apart. The
+    /// position's own key by default.
+    fn class_key(&self, state: &Self::State) -> Self::Key {
+        self.key(state)
+    }
+
     /// The position in the game's *relaxation*, if it has one: a game with
     /// fewer positions that allows every line of this one, and more, so
     /// that a position it loses is lost here (its wins prove nothing; see

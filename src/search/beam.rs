@@ -188,8 +188,11 @@ impl<G: Game> Beam<G> {
         }
     }
 
-    /// Expands the layer's position `at`: adds its children the table did
-    /// not hold to `rolls`, or gives the win one of them is.
+    /// Expands the layer's position `at`: adds its children whose class
+    /// ([`Game::class_key`]) the table did not hold to `rolls`, or gives
+    /// the win one of them is. A class's positions reach one another by
+    /// moves taken back at once, so one line through it is enough for a
+    /// search that proves nothing when it ends.
     fn expand(
         &mut self,
         search: &mut Search<G>,
@@ -221,7 +224,7 @@ impl<G: Game> Beam<G> {
                     &[],
                 )));
             }
-            if table.insert(game.key(&child)) {
+            if table.insert(game.class_key(&child)) {
                 let hinted = parent.line.starts_with(mv);
                 self.rolls.push((at as u32, mv, child, hinted));
             }
@@ -382,7 +385,7 @@ impl<G: Game> Beam<G> {
         self.width *= growth;
         self.dropped = false;
         table.clear();
-        table.insert(game.key(&self.root));
+        table.insert(game.class_key(&self.root));
         self.closed.truncate(1);
         self.layer.clear();
         self.layer.push(Candidate::root(self.root));

@@ -233,6 +233,7 @@ impl<G: Game> Task<G> {
                 Tactic::Relaxed => Attempt::Walk(walk(0).relaxed()),
                 Tactic::Horizon(moves) => Attempt::Walk(walk(0).with_horizon(moves)),
                 Tactic::Beam(level) => {
+                    table.insert(search.game.class_key(&root));
                     let rollout_level = (search.plan.rollout_level)(level);
                     Attempt::Beam(Beam::new(root, level, rollout_level, room))
                 }

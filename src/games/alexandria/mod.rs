@@ -41,6 +41,7 @@
 //! [`super::foundations`]); the key leaves them out (see
 //! [`Alexandria::key`]).
 
+mod classes;
 mod dead_end;
 mod moves;
 mod pile;
@@ -321,6 +322,11 @@ impl Game for Alexandria {
             self.talon.len(),
             state.cursor as u64,
         )
+    }
+
+    /// The key of the member placed by rule (see [`classes`]).
+    fn class_key(&self, state: &State) -> [u64; 7] {
+        self.key(&self.class_form(state))
     }
 
     /// Where a rollout ends (see `Alexandria::PLAN`): ten for each card
