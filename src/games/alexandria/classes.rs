@@ -28,6 +28,7 @@
 //! ([`crate::game::Game::class_key`]): its lines that differ only by
 //! shifts would go on alike and fill its width.
 
+use super::pile::other;
 use super::{Alexandria, PILES, State};
 use crate::card::{Card, Colour};
 
@@ -49,14 +50,6 @@ struct RunCard {
 /// A card's level as an index: twice its rank, and one more if red.
 fn level_of(card: Card) -> usize {
     2 * card.rank().get() as usize + card.colour() as usize
-}
-
-/// The other colour.
-fn other(colour: Colour) -> Colour {
-    match colour {
-        Colour::Black => Colour::Red,
-        Colour::Red => Colour::Black,
-    }
 }
 
 impl Alexandria {

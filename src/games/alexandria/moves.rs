@@ -428,9 +428,8 @@ impl Alexandria {
     /// in `docs/tuning.md`.
     pub(super) fn kept(&self, state: &State, homes: u64, onto: &Onto) -> u16 {
         // The cards kept for, a bit each: which copy of a card it is
-        // changes nothing.
-        // The masks read a word at a time, where a bit of a `u128` took
-        // a shift across both.
+        // changes nothing. The waste's mask is read a word at a time,
+        // top down, where a bit of a `u128` took a shift across both.
         let mut cards = 0u64;
         let (waste, mut left) = (state.waste(), KEPT_FOR_WASTE);
         for (at, mut word) in [(64, (waste >> 64) as u64), (0, waste as u64)] {
@@ -449,14 +448,8 @@ impl Alexandria {
         match stock & window == window {
             true => cards |= self.stock_ahead[first as usize],
             false => {
-                let mut left = KEPT_FOR;
-                for (at, mut word) in [(0, stock as u64), (64, (stock >> 64) as u64)] {
-                    while word != 0 && left > 0 {
-                        let low = word.trailing_zeros() as u8;
-                        cards |= 1 << self.talon.card(at + low).index();
-                        word &= word - 1;
-                        left -= 1;
-                    }
+                for t in talon::places(stock).take(KEPT_FOR) {
+                    cards |= 1 << self.talon.card(t).index();
                 }
             }
         }
