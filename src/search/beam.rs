@@ -21,7 +21,6 @@
 use std::cmp::Reverse;
 use std::mem::size_of;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -280,11 +279,10 @@ impl<G: Game> Beam<G> {
         Ok(())
     }
 
-    /// Plays the rollouts of the children in `rolls` not hinted, each with
-    /// an even share of what is left of the node limit, on the pool's
-    /// threads at once where the search has them (one position's children
-    /// are a handful, too few to share out: waking the threads costs more
-    /// than they save).
+    /// Plays the rollouts of the children in `rolls` not hinted, on the
+    /// pool's threads at once where the search has them (one position's
+    /// children are a handful, too few to share out: waking the threads
+    /// costs more than they save).
     ///
     /// They are cut into [`PARTS`] parts, each of the children of whole
     /// positions, and a part's rollouts are played one after another: each
@@ -294,6 +292,12 @@ impl<G: Game> Beam<G> {
     /// in order. So the scores do not hang on which thread gets where
     /// first, and the beam searches the same positions on any number of
     /// threads.
+    ///
+    /// The node limit counts the rollouts as if all were played one after
+    /// another in order (see [`within_limit`]): each part may take all
+    /// that is left, and a rollout past the limit so counted is stopped by
+    /// it, whatever it found. An even share each would stop a depth whose
+    /// one long rollout needs more, with most of the limit unused.
     fn roll_out(&mut self, search: &mut Search<G>) -> Vec<Result<Rolled<G::Move>, Stop>> {
         let todo: Vec<_> = (self.rolls.iter())
             .filter(|roll| !roll.3)
@@ -302,36 +306,53 @@ impl<G: Game> Beam<G> {
         if todo.is_empty() {
             return Vec::new();
         }
-        let share = search.nodes_left().map(|left| left / todo.len() as u64);
+        let left = search.nodes_left();
         let level = self.rollout_level;
         self.parts.resize_with(PARTS, || Rollout::new(level));
         let (earlier, todo) = (&self.ends, &todo);
-        let (nodes, best) = (AtomicU64::new(0), AtomicU32::new(0));
         let fork = &*search;
-        let play = |(rollout, part): (&mut Rollout<G>, Range<usize>)| {
-            let mut outcomes = Vec::with_capacity(part.len());
+        // A part's rollouts, each with at most `most` less what those before
+        // it took.
+        let play = |rollout: &mut Rollout<G>, part: Range<usize>, most: Option<u64>| {
+            let mut played = Vec::with_capacity(part.len());
+            let mut used = 0;
             for &(_, mv, child) in &todo[part] {
-                let mut forked = fork.fork(share);
-                outcomes.push(rolled_out(rollout, &mut forked, child, mv, earlier));
-                nodes.fetch_add(forked.nodes, Ordering::Relaxed);
-                best.fetch_max(forked.best, Ordering::Relaxed);
+                let mut forked = fork.fork(most.map(|most| most.saturating_sub(used)));
+                let outcome = rolled_out(rollout, &mut forked, child, mv, earlier);
+                used += forked.nodes;
+                played.push(Played {
+                    outcome,
+                    nodes: forked.nodes,
+                    best: forked.best,
+                });
             }
-            outcomes
+            played
         };
         let parts = parts_by_parent(todo, PARTS);
-        let outcomes: Vec<Vec<_>> = match search.threads > 1 && parts.len() > 1 {
+        let played: Vec<Vec<_>> = match search.threads > 1 && parts.len() > 1 {
             true => (self.parts.par_iter_mut())
                 .zip(parts.into_par_iter())
-                .map(play)
+                .map(|(rollout, part)| play(rollout, part, left))
                 .collect(),
-            false => self.parts.iter_mut().zip(parts).map(play).collect(),
+            // One after another, each part has only what those before it
+            // left: no rollout plays on past the limit.
+            false => {
+                let mut used = 0;
+                let parts = self.parts.iter_mut().zip(parts);
+                parts
+                    .map(|(rollout, part)| {
+                        let played =
+                            play(rollout, part, left.map(|left| left.saturating_sub(used)));
+                        used += played.iter().map(|p| p.nodes).sum::<u64>();
+                        played
+                    })
+                    .collect()
+            }
         };
         for part in &mut self.parts {
             part.pass_on(&mut self.ends);
         }
-        search.nodes += nodes.into_inner();
-        search.best = search.best.max(best.into_inner());
-        outcomes.into_iter().flatten().collect()
+        within_limit(search, played.into_iter().flatten())
     }
 
     /// Makes `width` children this depth's beam: the best child of each
@@ -401,6 +422,43 @@ impl<G: Game> Beam<G> {
             + self.ends.bytes()
             + self.parts.iter().map(Rollout::bytes).sum::<usize>()
     }
+}
+
+/// A rollout played: how it ended, the nodes it took and the most cards
+/// home it saw.
+struct Played<M> {
+    outcome: Result<Rolled<M>, Stop>,
+    nodes: u64,
+    best: u32,
+}
+
+/// The outcomes of `played`, a depth's rollouts in order, counted into
+/// `search` as if played one after another: the first that the limit stops
+/// so counted, and all after it, are stopped by it, and count only what
+/// was left. A rollout that ends within what those before it left ends
+/// alike under any larger limit, so the outcomes and the count hang
+/// neither on the number of threads nor on the limits the parts had.
+fn within_limit<G: Game>(
+    search: &mut Search<G>,
+    played: impl Iterator<Item = Played<G::Move>>,
+) -> Vec<Result<Rolled<G::Move>, Stop>> {
+    let mut room = search.nodes_left().unwrap_or(u64::MAX);
+    let mut cut = false;
+    let mut outcomes = Vec::new();
+    for rollout in played {
+        cut = cut || rollout.nodes > room || matches!(rollout.outcome, Err(Stop::MaxNodes));
+        if cut {
+            search.nodes += room;
+            room = 0;
+            outcomes.push(Err(Stop::MaxNodes));
+            continue;
+        }
+        search.nodes += rollout.nodes;
+        room -= rollout.nodes;
+        search.best = search.best.max(rollout.best);
+        outcomes.push(rollout.outcome);
+    }
+    outcomes
 }
 
 /// How many parts [`Beam::roll_out`] cuts a depth's rollouts into: a few
@@ -529,10 +587,10 @@ mod tests {
         assert_eq!(report.nodes, one + two + four);
     }
 
-    /// Five nodes: the root's expansion, then two each for the rollouts
-    /// from 2 and 3. The one from 2 runs out of its share short of the
-    /// leaf 8; the one from 3 reaches the goal 6 within its share, and the
-    /// win is kept though the other rollout stopped at the limit first.
+    /// Five nodes: the root's expansion, three for the rollout from 2,
+    /// which reaches the goal 8, and the one left for the rollout from 3,
+    /// which stops at the limit: the win is kept. Even shares of the four
+    /// nodes left would have stopped the first rollout short of the goal.
     #[test]
     fn a_win_found_as_another_rollout_hits_the_limit_is_kept() {
         let limits = Limits {
@@ -540,13 +598,49 @@ mod tests {
             ..Limits::default()
         };
         let report = solve_alone(
-            &tree(Some(6)),
+            &tree(Some(8)),
             &limits,
             &mut Tables::new(1 << 20),
             Tactic::Beam(1),
         );
         assert_eq!(report.verdict, Verdict::Won);
         assert_eq!(report.nodes, 5);
+    }
+
+    /// Under every node limit, the beam on two threads, its rollouts in
+    /// parts played at once, ends as on one: the limit counts the
+    /// rollouts in order, whatever each part was let take. The tree is
+    /// deep enough that a depth's rollouts come in several parts.
+    #[test]
+    fn a_beam_under_a_node_limit_ends_alike_on_any_number_of_threads() {
+        let tree = Tree {
+            depth: 6,
+            goal: Some(127),
+        };
+        let all = solve_alone(
+            &tree,
+            &Limits::default(),
+            &mut Tables::new(1 << 20),
+            Tactic::Beam(1),
+        );
+        assert_eq!(all.verdict, Verdict::Won);
+        let (mut won, mut stopped) = (0, 0);
+        for max_nodes in 1..=all.nodes + 20 {
+            let limits = Limits {
+                max_nodes: Some(max_nodes),
+                ..Limits::default()
+            };
+            let one = solve_alone(&tree, &limits, &mut Tables::new(1 << 20), Tactic::Beam(1));
+            let two = crate::search::solve_parallel(&tree, &limits, 2, Some(Tactic::Beam(1)));
+            let ended = |r: &crate::search::Report| (r.verdict, r.stop, r.nodes, r.best);
+            assert_eq!(ended(&one), ended(&two), "at most {max_nodes} nodes");
+            assert!(one.nodes <= max_nodes);
+            match one.verdict {
+                Verdict::Won => won += 1,
+                _ => stopped += (one.stop == Some(Stop::MaxNodes)) as u32,
+            }
+        }
+        assert!(won >= 20 && stopped > 20, "{won} won, {stopped} stopped");
     }
 
     /// On two threads the rollouts of a depth are played at once: the

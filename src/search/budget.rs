@@ -68,8 +68,8 @@ pub(super) struct Search<'a, G: Game> {
     pub(super) halt: Option<&'a AtomicBool>,
     /// Threads a beam may play its rollouts on (see [`super::beam`]).
     pub(super) threads: usize,
-    /// `limits.max_nodes`, or a rollout's share of what is left of it on
-    /// another thread (see [`Search::fork`]).
+    /// `limits.max_nodes`, or the most a rollout may take of what is left
+    /// of it (see [`Search::fork`]).
     pub(super) max_nodes: Option<u64>,
     /// `nodes` as last told to `limits.progress`; `None` in a rollout on
     /// another thread, whose nodes the search that forked it tells.
@@ -93,15 +93,16 @@ impl<'a, G: Game> Search<'a, G> {
         }
     }
 
-    /// A search for one rollout on another thread, counting its own nodes,
-    /// at most `share` of them: the shares of the rollouts played at once
-    /// add up to no more than what is left of the limit.
-    pub(super) fn fork(&self, share: Option<u64>) -> Search<'a, G> {
+    /// A search for one rollout, perhaps on another thread, counting its
+    /// own nodes, at most `most` of them: the beam then counts the
+    /// rollouts of a depth against what is left of the limit (see
+    /// `beam::within_limit`).
+    pub(super) fn fork(&self, most: Option<u64>) -> Search<'a, G> {
         Search {
             nodes: 0,
             best: 0,
             threads: 1,
-            max_nodes: share,
+            max_nodes: most,
             told: None,
             ..*self
         }
