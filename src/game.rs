@@ -170,6 +170,12 @@ pub trait Game: Sized + Sync {
         self.key(state)
     }
 
+    /// Whether `mv` from `state` reaches a position of its class (see
+    /// [`Game::class_key`]): a move taken back at once. Never, by default.
+    fn keeps_class(&self, _state: &Self::State, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// The position in the game's *relaxation*, if it has one: a game with
     /// fewer positions that allows every line of this one, and more, so
     /// that a position it loses is lost here (its wins prove nothing; see

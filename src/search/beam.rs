@@ -44,9 +44,14 @@ struct Candidate<S, M> {
     /// [`super::Plan::beam_ties_by_score`]).
     tie: i32,
     state: S,
-    /// Its parent's place in `closed` while a candidate; its own once in
-    /// the beam.
+    /// Its parent's place in `closed` while a candidate (the position its
+    /// last move is from, which may be a shift's, see [`Beam::expand`]);
+    /// its own once in the beam.
     at: u32,
+    /// The place in `closed` of the position of the beam it was reached
+    /// from, while a candidate: a line of the beam goes on by one child
+    /// of each.
+    family: u32,
     mv: Option<M>,
     line: Line<M, HINT_MOVES>,
 }
@@ -58,10 +63,24 @@ impl<S, M: Copy + PartialEq> Candidate<S, M> {
             tie: 0,
             state,
             at: 0,
+            family: 0,
             mv: None,
             line: Line::NONE,
         }
     }
+}
+
+/// A child to score: the place of the position it was reached from in the
+/// layer, the place in `closed` of the position its last move is from (the
+/// layer's, or a shift's), the move, the child, and whether it is on its
+/// parent's rollout (see [`Candidate`]).
+#[derive(Clone, Copy)]
+struct Roll<S, M> {
+    at: u32,
+    from: u32,
+    mv: M,
+    child: S,
+    hinted: bool,
 }
 
 /// A beam attempt, kept between the turns of its tactic.
@@ -78,10 +97,10 @@ pub(super) struct Beam<G: Game> {
     /// The children of this depth's positions expanded so far.
     children: Vec<Candidate<G::State, G::Move>>,
     moves: Vec<G::Move>,
-    /// Children not yet scored that the table did not hold: the place of
-    /// the parent in `layer`, the move, the child, and whether it is on
-    /// its parent's rollout.
-    rolls: Vec<(u32, G::Move, G::State, bool)>,
+    /// The moves of a position a shift reached (see [`Beam::expand`]).
+    shifted: Vec<G::Move>,
+    /// Children not yet scored that the table did not hold.
+    rolls: Vec<Roll<G::State, G::Move>>,
     narrowing: u32,
     /// The level of narrowing of its rollouts (see
     /// [`super::Plan::rollout_level`]).
@@ -132,6 +151,7 @@ impl<G: Game> Beam<G> {
             next: 0,
             children: Vec::new(),
             moves: Vec::new(),
+            shifted: Vec::new(),
             rolls: Vec::new(),
             narrowing,
             rollout_level,
@@ -192,6 +212,13 @@ impl<G: Game> Beam<G> {
     /// the win one of them is. A class's positions reach one another by
     /// moves taken back at once, so one line through it is enough for a
     /// search that proves nothing when it ends.
+    ///
+    /// A move that keeps the class ([`Game::keeps_class`]) reaches no new
+    /// class, but a member whose moves may differ: a card it uncovers may
+    /// go home. So the member's moves that send a card home are moves of
+    /// the position too, two moves on, after the position's own (which so
+    /// take their classes first, with the hint of its rollout; see
+    /// [`Beam::expand_shifted`]).
     fn expand(
         &mut self,
         search: &mut Search<G>,
@@ -211,7 +238,8 @@ impl<G: Game> Beam<G> {
             ordered: false,
         };
         game.moves(&state, parent.mv, ask, &mut self.moves);
-        for &mv in &self.moves {
+        for i in 0..self.moves.len() {
+            let mv = self.moves[i];
             let child = game.play(&state, mv);
             if game.is_won(&child) {
                 search.best = game.cards_home(&child);
@@ -223,9 +251,88 @@ impl<G: Game> Beam<G> {
                     &[],
                 )));
             }
+            if game.keeps_class(&state, mv) {
+                continue;
+            }
             if table.insert(game.class_key(&child)) {
-                let hinted = parent.line.starts_with(mv);
-                self.rolls.push((at as u32, mv, child, hinted));
+                self.rolls.push(Roll {
+                    at: at as u32,
+                    from: parent.at,
+                    mv,
+                    child,
+                    hinted: parent.line.starts_with(mv),
+                });
+            }
+        }
+        for i in 0..self.moves.len() {
+            let mv = self.moves[i];
+            if game.keeps_class(&state, mv) {
+                let member = game.play(&state, mv);
+                if let Some(won) = self.expand_shifted(search, table, at, mv, member) {
+                    return Some(won);
+                }
+            }
+        }
+        None
+    }
+
+    /// Adds the children of `member`, which `shift` reached from the
+    /// layer's position `at` keeping its class, that send a card home and
+    /// whose class the table did not hold, as children of that position
+    /// (see [`Beam::expand`]), or gives the win one of them is. Its other
+    /// children mostly share classes with the position's own, and rolling
+    /// them out too left fewer depths within a node limit. The member is
+    /// a position expanded, and counted so; at the limit it is left
+    /// unexpanded.
+    fn expand_shifted(
+        &mut self,
+        search: &mut Search<G>,
+        table: &mut Table<G::Key>,
+        at: usize,
+        shift: G::Move,
+        member: G::State,
+    ) -> Option<End<notation::Move>> {
+        if search.nodes_left() == Some(0) {
+            return None;
+        }
+        search.nodes += 1;
+        let game = search.game;
+        let parent = self.layer[at];
+        self.shifted.clear();
+        let ask = Ask {
+            narrowing: self.narrowing,
+            ordered: false,
+        };
+        game.moves(&member, Some(shift), ask, &mut self.shifted);
+        let mut from = None;
+        for &mv in &self.shifted {
+            if game.keeps_class(&member, mv) {
+                continue;
+            }
+            let child = game.play(&member, mv);
+            if game.cards_home(&child) <= game.cards_home(&member) {
+                continue;
+            }
+            if game.is_won(&child) {
+                search.best = game.cards_home(&child);
+                let line = super::line(game, &self.closed, parent.at, shift, &[mv]);
+                return Some(End::Won(line));
+            }
+            if table.insert(game.class_key(&child)) {
+                let from = *from.get_or_insert_with(|| {
+                    self.closed.push(Closed {
+                        parent: parent.at,
+                        mv: Some(shift),
+                    });
+                    (self.closed.len() - 1) as u32
+                });
+                self.rolls.push(Roll {
+                    at: at as u32,
+                    from,
+                    mv,
+                    child,
+                    hinted: false,
+                });
             }
         }
         None
@@ -239,14 +346,13 @@ impl<G: Game> Beam<G> {
     fn score_rolls(&mut self, search: &mut Search<G>) -> Result<(), End<notation::Move>> {
         let outcomes = self.roll_out(search);
         search.tell();
-        let unhinted = self.rolls.iter().filter(|roll| !roll.3);
+        let unhinted = self.rolls.iter().filter(|roll| !roll.hinted);
         let mut scored = Vec::with_capacity(outcomes.len());
         let mut stopped = search.check().err();
-        for (&(at, mv, _, _), outcome) in unhinted.zip(outcomes) {
+        for (roll, outcome) in unhinted.zip(outcomes) {
             match outcome {
                 Ok(Rolled::Won(rest)) => {
-                    let parent = self.layer[at as usize];
-                    let line = super::line(search.game, &self.closed, parent.at, mv, &rest);
+                    let line = super::line(search.game, &self.closed, roll.from, roll.mv, &rest);
                     return Err(End::Won(line));
                 }
                 Ok(Rolled::Stopped(score, line)) => scored.push((score, line)),
@@ -257,7 +363,14 @@ impl<G: Game> Beam<G> {
             return Err(End::Stopped(stop));
         }
         let mut scored = scored.into_iter();
-        for &(at, mv, child, hinted) in &self.rolls {
+        for &Roll {
+            at,
+            from,
+            mv,
+            child,
+            hinted,
+        } in &self.rolls
+        {
             let parent = self.layer[at as usize];
             let (score, line) = match hinted {
                 true => (parent.score, parent.line.rest()),
@@ -271,7 +384,8 @@ impl<G: Game> Beam<G> {
                 score,
                 tie,
                 state: child,
-                at: parent.at,
+                at: from,
+                family: parent.at,
                 mv: Some(mv),
                 line,
             });
@@ -300,8 +414,8 @@ impl<G: Game> Beam<G> {
     /// one long rollout needs more, with most of the limit unused.
     fn roll_out(&mut self, search: &mut Search<G>) -> Vec<Result<Rolled<G::Move>, Stop>> {
         let todo: Vec<_> = (self.rolls.iter())
-            .filter(|roll| !roll.3)
-            .map(|&(at, mv, child, _)| (at, mv, child))
+            .filter(|roll| !roll.hinted)
+            .map(|roll| (roll.at, roll.mv, roll.child))
             .collect();
         if todo.is_empty() {
             return Vec::new();
@@ -367,12 +481,12 @@ impl<G: Game> Beam<G> {
             // By parent, each one's best first; then those bests to the
             // front.
             (self.children)
-                .sort_unstable_by_key(|child| (child.at, Reverse((child.score, child.tie))));
+                .sort_unstable_by_key(|child| (child.family, Reverse((child.score, child.tie))));
             let (mut firsts, mut parent) = (0, None);
             for i in 0..self.children.len() {
-                let at = self.children[i].at;
-                if parent != Some(at) {
-                    parent = Some(at);
+                let family = self.children[i].family;
+                if parent != Some(family) {
+                    parent = Some(family);
                     self.children.swap(firsts, i);
                     firsts += 1;
                 }
@@ -418,7 +532,8 @@ impl<G: Game> Beam<G> {
         self.closed.capacity() * size_of::<Closed<G::Move>>()
             + (self.layer.capacity() + self.children.capacity())
                 * size_of::<Candidate<G::State, G::Move>>()
-            + self.rolls.capacity() * size_of::<(u32, G::Move, G::State, bool)>()
+            + self.rolls.capacity() * size_of::<Roll<G::State, G::Move>>()
+            + self.shifted.capacity() * size_of::<G::Move>()
             + self.ends.bytes()
             + self.parts.iter().map(Rollout::bytes).sum::<usize>()
     }
@@ -487,8 +602,11 @@ fn parts_by_parent<M, S>(rolls: &[(u32, M, S)], parts: usize) -> Vec<Range<usize
 #[cfg(test)]
 mod tests {
     use super::{Beam, Candidate, Closed, Line, parts_by_parent};
+    use crate::board::{Board, BoardError};
+    use crate::game::{Ask, Game};
+    use crate::notation;
     use crate::search::tree::Tree;
-    use crate::search::{Limits, Stop, Tables, Tactic, Verdict, solve_alone};
+    use crate::search::{Limits, Plan, Planned, Stop, Tables, Tactic, Verdict, solve_alone};
 
     /// The positions 4 and 5 (children of 2) score above 6 and 7 (children
     /// of 3): two wide, the beam goes on from 4 and 6, one line each; three
@@ -509,6 +627,7 @@ mod tests {
                 tie: 0,
                 state,
                 at: parent,
+                family: parent,
                 mv: Some(state),
                 line: Line::NONE,
             };
@@ -536,6 +655,7 @@ mod tests {
             tie,
             state,
             at: 0,
+            family: 0,
             mv: Some(state),
             line: Line::NONE,
         };
@@ -674,6 +794,79 @@ mod tests {
         assert_eq!(parts_by_parent(&four, 20), [0..3, 3..5, 5..6, 6..10]);
         assert_eq!(parts_by_parent(&rolls(&[5; 6]), 3), vec![0..6]);
         assert!(parts_by_parent(&rolls(&[]), 8).is_empty());
+    }
+
+    /// A ladder of classes of two positions each, `2k` and `2k + 1` the
+    /// class `k`: the one move from `2k` goes to `2k + 1` and keeps the
+    /// class, the one from `2k + 1` goes on to the next class. A position
+    /// has as many cards home as its number, so each move sends one home.
+    /// Won at the top class's second position.
+    struct Rungs {
+        top: u64,
+    }
+
+    impl Planned for Rungs {
+        const PLAN: Plan = Plan::FULL_WALK;
+    }
+
+    impl Game for Rungs {
+        const ACYCLIC: bool = true;
+        type State = u64;
+        type Key = u64;
+        type Move = u64;
+
+        fn new(_: &Board) -> Result<Rungs, BoardError> {
+            Err(BoardError::whole("a ladder is built by hand"))
+        }
+        fn initial(&self) -> u64 {
+            0
+        }
+        fn key(&self, &at: &u64) -> u64 {
+            at + 1
+        }
+        fn class_key(&self, &at: &u64) -> u64 {
+            at / 2 + 1
+        }
+        fn keeps_class(&self, &at: &u64, _: u64) -> bool {
+            at % 2 == 0
+        }
+        fn is_won(&self, &at: &u64) -> bool {
+            at == 2 * self.top + 1
+        }
+        fn cards_home(&self, &at: &u64) -> u32 {
+            at as u32
+        }
+        fn moves(&self, &at: &u64, _: Option<u64>, _: Ask, out: &mut Vec<u64>) {
+            if !self.is_won(&at) {
+                out.push(at + 1);
+            }
+        }
+        fn play(&self, _: &u64, to: u64) -> u64 {
+            to
+        }
+        fn notation(&self, _: &u64, to: u64, out: &mut Vec<notation::Move>) {
+            out.push(Tree::step(to));
+        }
+        fn to_board(&self, _: &u64) -> Board {
+            Board::default()
+        }
+    }
+
+    /// Every class of the ladder is left by its second position alone, so
+    /// a beam that passed over moves within a class (their child's class
+    /// is held) would run dry at once: it goes on through them, two moves
+    /// a child, and wins by every move in order.
+    #[test]
+    fn a_beam_goes_on_through_moves_that_keep_the_class() {
+        let report = solve_alone(
+            &Rungs { top: 5 },
+            &Limits::default(),
+            &mut Tables::new(1 << 20),
+            Tactic::Beam(1),
+        );
+        assert_eq!(report.verdict, Verdict::Won);
+        let steps: Vec<_> = (1..=11).map(Tree::step).collect();
+        assert_eq!(report.moves, steps);
     }
 
     /// Eight wide, the beam keeps every position: run dry, it has searched

@@ -26,11 +26,14 @@
 //!
 //! The beam keeps one position of a class
 //! ([`crate::game::Game::class_key`]): its lines that differ only by
-//! shifts would go on alike and fill its width.
+//! shifts would go on alike and fill its width. It goes on through a shift
+//! ([`crate::game::Game::keeps_class`]) only to send a card home from the
+//! member it reaches.
 
 use super::pile::other;
-use super::{Alexandria, PILES, State};
+use super::{Alexandria, HOME, PILES, State, Step};
 use crate::card::{Card, Colour};
+use crate::games::NO_CARD;
 
 /// The most run cards a position holds: a run a pile, thirteen cards at
 /// most, one of each rank. A level has at most six cards (two suits, three
@@ -50,6 +53,17 @@ struct RunCard {
 /// A card's level as an index: twice its rank, and one more if red.
 fn level_of(card: Card) -> usize {
     2 * card.rank().get() as usize + card.colour() as usize
+}
+
+/// Whether `step` from `state` is a shift: cards off a pile that leave a
+/// run card under them (the lowest moved is built), onto another pile's
+/// top.
+pub(super) fn is_shift(state: &State, step: Step) -> bool {
+    step.pile().is_some_and(|p| {
+        step.to != HOME
+            && state.tops[step.to as usize] != NO_CARD
+            && u32::from(step.count) <= state.piles[p].run_len()
+    })
 }
 
 impl Alexandria {
@@ -204,11 +218,7 @@ mod tests {
                 assert_eq!(game.class_form(&form), form, "deal {n}");
                 moved += (form != *state) as u32;
                 for &mv in moves {
-                    let Some(p) = mv.pile() else { continue };
-                    let shift = mv.to != super::super::HOME
-                        && state.tops[mv.to as usize] != crate::games::NO_CARD
-                        && mv.count as u32 <= state.piles[p].run_len();
-                    if !shift {
+                    if !is_shift(state, mv) {
                         continue;
                     }
                     let child = game.play(state, mv);

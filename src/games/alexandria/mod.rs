@@ -48,6 +48,7 @@ mod pile;
 #[cfg(test)]
 mod tests;
 
+use self::classes::is_shift;
 use self::dead_end::{Stacks, TalonCards};
 use self::pile::{Alternating, PileCode};
 use super::alternating::suit_bit;
@@ -327,6 +328,11 @@ impl Game for Alexandria {
     /// The key of the member placed by rule (see [`classes`]).
     fn class_key(&self, state: &State) -> [u64; 7] {
         self.key(&self.class_form(state))
+    }
+
+    /// A shift (see [`classes`]).
+    fn keeps_class(&self, state: &State, step: Step) -> bool {
+        is_shift(state, step)
     }
 
     /// Where a rollout ends (see `Alexandria::PLAN`): ten for each card
