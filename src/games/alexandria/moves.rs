@@ -197,9 +197,12 @@ impl Alexandria {
                     let to = targets.trailing_zeros() as u8;
                     targets &= targets - 1;
                     let count = rank - low;
-                    let order = match kept >> to & 1 == 0 && count == movable {
-                        true => uncovering(),
-                        false => order::LAST,
+                    let order = match kept >> to & 1 == 0 {
+                        true if count == movable => uncovering(),
+                        true if goes_home(homes, self.card_at_depth(p, code, count)) => {
+                            order::UNCOVERS_HOME
+                        }
+                        _ => order::LAST,
                     };
                     let step = Step {
                         from: p as u8,
@@ -296,9 +299,13 @@ impl Alexandria {
 mod order {
     /// A free card (a pile's top or the waste's top) home.
     pub(super) const FREE_HOME: i32 = 1 << 20;
+    /// Cards off a pile that leave on it a card going home next: a free
+    /// card home but for one move.
+    pub(super) const UNCOVERS_HOME: i32 = 8 << 16;
     /// The waste's top to a pile.
     pub(super) const WASTE_TO_PILE: i32 = 4 << 16;
-    /// A move that only rearranges runs, or takes a kept top away.
+    /// A move that only rearranges runs (but one that uncovers a card going
+    /// home), or takes a kept top away.
     pub(super) const LAST: i32 = 0;
 
     /// A move of all of a pile's movable cards, uncovering a starting card
@@ -625,8 +632,10 @@ mod tests {
             Some(p) => {
                 let code = state.piles[p];
                 let dealt = code.dealt_left();
+                let under = || game.card_at_depth(p, code, step.count as u32);
                 match step.count as u32 == code.movable() {
                     true => order::uncovering(game.face_down(p, dealt.saturating_sub(1)), dealt),
+                    false if goes_home(homeable(&state.home), under()) => order::UNCOVERS_HOME,
                     false => order::LAST,
                 }
             }
@@ -636,10 +645,11 @@ mod tests {
 
     /// Along play from numbered deals, at every narrowing, each move
     /// [`Alexandria::offer`] gives has the order worked out from the
-    /// position and the move alone, and the orders differ.
+    /// position and the move alone, and the orders differ; some moves
+    /// uncover a card going home.
     #[test]
     fn offered_orders_are_worked_out_from_the_position() {
-        let mut mixed = 0;
+        let (mut mixed, mut uncovers_home) = (0, 0);
         for n in 1..=10 {
             let game: Alexandria = dealt(&LAYOUT, n);
             along_play(&game, n, 300, 3, |state, _| {
@@ -656,11 +666,16 @@ mod tests {
                     game.offer(state, ask, |step, order| {
                         assert_eq!(order, order_plainly(&game, state, step, kept), "{step:?}");
                         orders.push(order);
+                        uncovers_home += (order == order::UNCOVERS_HOME) as u32;
                     });
                     mixed += orders.iter().any(|&order| order != orders[0]) as u32;
                 }
             });
         }
         assert!(mixed > 1000, "orders mixed in only {mixed} lists");
+        assert!(
+            uncovers_home > 50,
+            "{uncovers_home} moves uncover a card going home"
+        );
     }
 }
