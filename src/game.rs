@@ -171,7 +171,8 @@ pub trait Game: Sized + Sync {
     }
 
     /// Whether `mv` from `state` reaches a position of its class (see
-    /// [`Game::class_key`]): a move taken back at once. Never, by default.
+    /// [`Game::class_key`]): a move taken back at once, which sends no
+    /// card home (so wins nothing). Never, by default.
     fn keeps_class(&self, _state: &Self::State, _mv: Self::Move) -> bool {
         false
     }

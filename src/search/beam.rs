@@ -240,6 +240,10 @@ impl<G: Game> Beam<G> {
         game.moves(&state, parent.mv, ask, &mut self.moves);
         for i in 0..self.moves.len() {
             let mv = self.moves[i];
+            // Taken below, through the member it reaches.
+            if game.keeps_class(&state, mv) {
+                continue;
+            }
             let child = game.play(&state, mv);
             if game.is_won(&child) {
                 search.best = game.cards_home(&child);
@@ -250,9 +254,6 @@ impl<G: Game> Beam<G> {
                     mv,
                     &[],
                 )));
-            }
-            if game.keeps_class(&state, mv) {
-                continue;
             }
             if table.insert(game.class_key(&child)) {
                 self.rolls.push(Roll {
@@ -304,13 +305,14 @@ impl<G: Game> Beam<G> {
             ordered: false,
         };
         game.moves(&member, Some(shift), ask, &mut self.shifted);
+        let home = game.cards_home(&member);
         let mut from = None;
         for &mv in &self.shifted {
             if game.keeps_class(&member, mv) {
                 continue;
             }
             let child = game.play(&member, mv);
-            if game.cards_home(&child) <= game.cards_home(&member) {
+            if game.cards_home(&child) <= home {
                 continue;
             }
             if game.is_won(&child) {

@@ -225,7 +225,11 @@ impl<G: Game> Task<G> {
                 self.tactic,
                 Tactic::Narrowed(_) | Tactic::Horizon(_) | Tactic::Beam(_)
             ));
-            table.insert(key);
+            // A beam's table holds classes (see `Game::class_key`).
+            table.insert(match self.tactic {
+                Tactic::Beam(_) => search.game.class_key(&root),
+                _ => key,
+            });
             match self.tactic {
                 Tactic::BestFirst => Attempt::BestFirst(BestFirst::new(root, room)),
                 Tactic::Narrowed(level) => Attempt::Walk(walk(level)),
@@ -233,7 +237,6 @@ impl<G: Game> Task<G> {
                 Tactic::Relaxed => Attempt::Walk(walk(0).relaxed()),
                 Tactic::Horizon(moves) => Attempt::Walk(walk(0).with_horizon(moves)),
                 Tactic::Beam(level) => {
-                    table.insert(search.game.class_key(&root));
                     let rollout_level = (search.plan.rollout_level)(level);
                     Attempt::Beam(Beam::new(root, level, rollout_level, room))
                 }
