@@ -27,6 +27,7 @@ use rayon::prelude::*;
 use super::rollout::{Ends, Line, Outcome, Rollout};
 use super::{Closed, End, ROOT, Search, Stop, Table};
 use crate::game::{Ask, Game};
+use crate::key::TableKey;
 use crate::notation;
 
 /// How many of a rollout's first moves a position in the beam remembers.
@@ -40,9 +41,8 @@ const HINT_MOVES: usize = 16;
 #[derive(Clone, Copy)]
 struct Candidate<S, M> {
     score: i32,
-    /// Breaks ties between equal scores (see
-    /// [`super::Plan::beam_ties_by_score`]).
-    tie: i32,
+    /// Breaks ties between equal scores.
+    tie: Tie,
     state: S,
     /// Its parent's place in `closed` while a candidate (the position its
     /// last move is from, which may be a shift's, see [`Beam::expand`]);
@@ -60,7 +60,7 @@ impl<S, M: Copy + PartialEq> Candidate<S, M> {
     fn root(state: S) -> Candidate<S, M> {
         Candidate {
             score: 0,
-            tie: 0,
+            tie: NO_TIE,
             state,
             at: 0,
             family: 0,
@@ -70,16 +70,31 @@ impl<S, M: Copy + PartialEq> Candidate<S, M> {
     }
 }
 
+/// What breaks a tie between children of equal rollout score, the higher
+/// first: where the plan asks for it ([`super::Plan::beam_ties_by_score`]),
+/// the child's own [`Game::score`], then a hash of its class that changes
+/// with the beam's width. Siblings share most of their rollouts, so a
+/// depth holds few distinct rollout scores, and the children a beam keeps
+/// among equals are its choice more than the rollouts'. Hashed afresh at
+/// each start over, a wider beam keeps other equals than the narrower one
+/// did, not the same lines and a few more; the hash, of the class and the
+/// width alone, keeps the beam the same on any number of threads.
+type Tie = (i32, u32);
+
+/// The tie of a plan that breaks none (see [`Tie`]).
+const NO_TIE: Tie = (0, 0);
+
 /// A child to score: the place of the position it was reached from in the
 /// layer, the place in `closed` of the position its last move is from (the
-/// layer's, or a shift's), the move, the child, and whether it is on its
-/// parent's rollout (see [`Candidate`]).
+/// layer's, or a shift's), the move, the child, its tie-break, and whether
+/// it is on its parent's rollout (see [`Candidate`]).
 #[derive(Clone, Copy)]
 struct Roll<S, M> {
     at: u32,
     from: u32,
     mv: M,
     child: S,
+    tie: Tie,
     hinted: bool,
 }
 
@@ -255,12 +270,14 @@ impl<G: Game> Beam<G> {
                     &[],
                 )));
             }
-            if table.insert(game.class_key(&child)) {
+            let class = game.class_key(&child);
+            if table.insert(class) {
                 self.rolls.push(Roll {
                     at: at as u32,
                     from: parent.at,
                     mv,
                     child,
+                    tie: self.tie(search, &child, &class),
                     hinted: parent.line.starts_with(mv),
                 });
             }
@@ -320,7 +337,8 @@ impl<G: Game> Beam<G> {
                 let line = super::line(game, &self.closed, parent.at, shift, &[mv]);
                 return Some(End::Won(line));
             }
-            if table.insert(game.class_key(&child)) {
+            let class = game.class_key(&child);
+            if table.insert(class) {
                 let from = *from.get_or_insert_with(|| {
                     self.closed.push(Closed {
                         parent: parent.at,
@@ -333,6 +351,7 @@ impl<G: Game> Beam<G> {
                     from,
                     mv,
                     child,
+                    tie: self.tie(search, &child, &class),
                     hinted: false,
                 });
             }
@@ -370,6 +389,7 @@ impl<G: Game> Beam<G> {
             from,
             mv,
             child,
+            tie,
             hinted,
         } in &self.rolls
         {
@@ -377,10 +397,6 @@ impl<G: Game> Beam<G> {
             let (score, line) = match hinted {
                 true => (parent.score, parent.line.rest()),
                 false => scored.next().expect("one outcome a rollout"),
-            };
-            let tie = match search.plan.beam_ties_by_score {
-                true => search.game.score(&child),
-                false => 0,
             };
             self.children.push(Candidate {
                 score,
@@ -529,6 +545,17 @@ impl<G: Game> Beam<G> {
         self.next = 0;
     }
 
+    /// The tie-break of `child`, whose class key is `class` (see [`Tie`]).
+    fn tie(&self, search: &Search<G>, child: &G::State, class: &G::Key) -> Tie {
+        match search.plan.beam_ties_by_score {
+            true => (
+                search.game.score(child),
+                salted(class.table_hash(), self.width),
+            ),
+            false => NO_TIE,
+        }
+    }
+
     /// Bytes the beam takes, room to grow included.
     fn bytes(&self) -> usize {
         self.closed.capacity() * size_of::<Closed<G::Move>>()
@@ -539,6 +566,13 @@ impl<G: Game> Beam<G> {
             + self.ends.bytes()
             + self.parts.iter().map(Rollout::bytes).sum::<usize>()
     }
+}
+
+/// `hash` salted by `width` and mixed again, 32 bits of it: another order
+/// of the same positions for each width.
+fn salted(hash: u64, width: usize) -> u32 {
+    let salted = hash ^ (width as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (salted.wrapping_mul(0xd6e8_feb8_6659_fd93) >> 32) as u32
 }
 
 /// A rollout played: how it ended, the nodes it took and the most cards
@@ -603,7 +637,7 @@ fn parts_by_parent<M, S>(rolls: &[(u32, M, S)], parts: usize) -> Vec<Range<usize
 
 #[cfg(test)]
 mod tests {
-    use super::{Beam, Candidate, Closed, Line, parts_by_parent};
+    use super::{Beam, Candidate, Closed, Line, NO_TIE, parts_by_parent};
     use crate::board::{Board, BoardError};
     use crate::game::{Ask, Game};
     use crate::notation;
@@ -626,7 +660,7 @@ mod tests {
             }
             let child = |state: u64, parent| Candidate {
                 score: -(state as i32),
-                tie: 0,
+                tie: NO_TIE,
                 state,
                 at: parent,
                 family: parent,
@@ -644,10 +678,10 @@ mod tests {
     }
 
     /// Children whose rollouts scored alike go by their tie-break (see
-    /// `Plan::beam_ties_by_score`): of four children of one rollout score,
-    /// two wide, the beam keeps the two that break the tie highest, best
-    /// first, whatever their order (a sort by rollout score alone keeps 7
-    /// and 6, which fails here).
+    /// [`Tie`]): of four children of one rollout score, two wide, the beam
+    /// keeps the two that break the tie highest, best first, whatever
+    /// their order, 4 over 6 by the hash (a sort by rollout score alone
+    /// keeps 7 and 6, by their own score alone 5 and 6 or 4).
     #[test]
     fn equal_rollout_scores_go_by_the_tie_break() {
         let mut beam = Beam::<Tree>::new(1, 1, 1, usize::MAX);
@@ -661,7 +695,12 @@ mod tests {
             mv: Some(state),
             line: Line::NONE,
         };
-        beam.children = vec![child(7, 1), child(6, 2), child(5, 4), child(4, 3)];
+        beam.children = vec![
+            child(7, (1, 9)),
+            child(6, (2, 0)),
+            child(5, (4, 0)),
+            child(4, (2, 1)),
+        ];
         beam.descend();
         let kept: Vec<u64> = beam.layer.iter().map(|c| c.state).collect();
         assert_eq!(kept, [5, 4]);

@@ -66,8 +66,8 @@ pub struct Plan {
     /// they stop, and whose test is cheap enough to run at each step.
     pub rollouts_shun_dead_ends: bool,
     /// Whether a beam breaks ties between equal rollout scores by
-    /// [`Game::score`] of the children themselves: siblings share most of
-    /// their rollouts, so a depth holds few distinct rollout scores.
+    /// [`Game::score`] of the children themselves, then by a hash that
+    /// changes each time it starts over (see `beam::Tie`).
     pub beam_ties_by_score: bool,
     /// How many times wider a beam starts over each time it runs dry.
     pub beam_growth: usize,
