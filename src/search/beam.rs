@@ -271,13 +271,14 @@ impl<G: Game> Beam<G> {
                 )));
             }
             let class = game.class_key(&child);
-            if table.insert(class) {
+            let hash = class.table_hash();
+            if table.insert_hashed(class, hash) {
                 self.rolls.push(Roll {
                     at: at as u32,
                     from: parent.at,
                     mv,
                     child,
-                    tie: self.tie(search, &child, &class),
+                    tie: self.tie(search, &child, hash),
                     hinted: parent.line.starts_with(mv),
                 });
             }
@@ -338,7 +339,8 @@ impl<G: Game> Beam<G> {
                 return Some(End::Won(line));
             }
             let class = game.class_key(&child);
-            if table.insert(class) {
+            let hash = class.table_hash();
+            if table.insert_hashed(class, hash) {
                 let from = *from.get_or_insert_with(|| {
                     self.closed.push(Closed {
                         parent: parent.at,
@@ -351,7 +353,7 @@ impl<G: Game> Beam<G> {
                     from,
                     mv,
                     child,
-                    tie: self.tie(search, &child, &class),
+                    tie: self.tie(search, &child, hash),
                     hinted: false,
                 });
             }
@@ -545,13 +547,11 @@ impl<G: Game> Beam<G> {
         self.next = 0;
     }
 
-    /// The tie-break of `child`, whose class key is `class` (see [`Tie`]).
-    fn tie(&self, search: &Search<G>, child: &G::State, class: &G::Key) -> Tie {
+    /// The tie-break of `child`, whose class key hashes to `hash` (see
+    /// [`Tie`]).
+    fn tie(&self, search: &Search<G>, child: &G::State, hash: u64) -> Tie {
         match search.plan.beam_ties_by_score {
-            true => (
-                search.game.score(child),
-                salted(class.table_hash(), self.width),
-            ),
+            true => (search.game.score(child), salted(hash, self.width)),
             false => NO_TIE,
         }
     }
