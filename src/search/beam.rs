@@ -24,10 +24,13 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+mod expansion;
+
+use expansion::{Expansion, batch_size};
+
 use super::rollout::{Ends, Line, Outcome, Rollout};
 use super::{Closed, End, ROOT, Search, Stop, Table};
 use crate::game::{Ask, Game};
-use crate::key::TableKey;
 use crate::notation;
 
 /// How many of a rollout's first moves a position in the beam remembers.
@@ -111,9 +114,9 @@ pub(super) struct Beam<G: Game> {
     next: usize,
     /// The children of this depth's positions expanded so far.
     children: Vec<Candidate<G::State, G::Move>>,
-    moves: Vec<G::Move>,
-    /// The moves of a position a shift reached (see [`Beam::expand`]).
-    shifted: Vec<G::Move>,
+    /// The children of the layer's positions being expanded, worked out
+    /// ahead of the table (see [`Beam::resume`]), and their buffers.
+    expansions: Vec<Expansion<G>>,
     /// Children not yet scored that the table did not hold.
     rolls: Vec<Roll<G::State, G::Move>>,
     narrowing: u32,
@@ -165,8 +168,7 @@ impl<G: Game> Beam<G> {
             layer: vec![Candidate::root(root)],
             next: 0,
             children: Vec::new(),
-            moves: Vec::new(),
-            shifted: Vec::new(),
+            expansions: Vec::new(),
             rolls: Vec::new(),
             narrowing,
             rollout_level,
@@ -188,18 +190,22 @@ impl<G: Game> Beam<G> {
         loop {
             self.rolls.clear();
             let mut paused = None;
-            while self.next < self.layer.len() {
-                if let Err(end) = search.count_node() {
-                    paused = Some(end);
-                    break;
-                }
-                if self.bytes() > self.room {
-                    paused = Some(End::OutOfRoom);
-                    break;
-                }
-                self.next += 1;
-                if let Some(won) = self.expand(search, table, self.next - 1) {
-                    return won;
+            while paused.is_none() && self.next < self.layer.len() {
+                let batch = self.next..self.layer.len().min(self.next + batch_size(search));
+                self.work_out(search, batch.clone());
+                for (at, i) in batch.zip(0..) {
+                    if let Err(end) = search.count_node() {
+                        paused = Some(end);
+                        break;
+                    }
+                    if self.bytes() > self.room {
+                        paused = Some(End::OutOfRoom);
+                        break;
+                    }
+                    self.next += 1;
+                    if let Some(won) = self.expand(search, table, at, i) {
+                        return won;
+                    }
                 }
             }
             if let Some(End::Stopped(stop)) = paused {
@@ -222,140 +228,106 @@ impl<G: Game> Beam<G> {
         }
     }
 
-    /// Expands the layer's position `at`: adds its children whose class
-    /// ([`Game::class_key`]) the table did not hold to `rolls`, or gives
-    /// the win one of them is. A class's positions reach one another by
-    /// moves taken back at once, so one line through it is enough for a
-    /// search that proves nothing when it ends.
+    /// Works out the children of the layer's positions `batch` into
+    /// `expansions`, on the pool's threads where the search has them: the
+    /// moves, the positions they reach and their classes, the most work of
+    /// a depth but its rollouts, none of it touching the table. What is
+    /// kept of them is then taken in order ([`Beam::expand`]), so the beam
+    /// searches the same positions on any number of threads.
+    fn work_out(&mut self, search: &Search<G>, batch: Range<usize>) {
+        let (game, plan, width) = (search.game, search.plan, self.width);
+        let ask = Ask {
+            narrowing: self.narrowing,
+            ordered: false,
+        };
+        let layer = &self.layer[batch.clone()];
+        self.expansions.resize_with(layer.len(), Expansion::default);
+        let expansions = &mut self.expansions[..layer.len()];
+        let work = |(expansion, parent): (&mut Expansion<G>, &Candidate<G::State, G::Move>)| {
+            expansion.work_out(game, plan, width, ask, parent);
+        };
+        match search.threads > 1 {
+            true => expansions.par_iter_mut().zip(layer).for_each(work),
+            false => expansions.iter_mut().zip(layer).for_each(work),
+        }
+    }
+
+    /// Expands the layer's position `at`, whose children `expansions[i]`
+    /// holds: adds those whose class ([`Game::class_key`]) the table did
+    /// not hold to `rolls`, or gives the win one of them is. A class's
+    /// positions reach one another by moves taken back at once, so one
+    /// line through it is enough for a search that proves nothing when it
+    /// ends.
     ///
     /// A move that keeps the class ([`Game::keeps_class`]) reaches no new
     /// class, but a member whose moves may differ: a card it uncovers may
     /// go home. So the member's moves that send a card home are moves of
     /// the position too, two moves on, after the position's own (which so
-    /// take their classes first, with the hint of its rollout; see
-    /// [`Beam::expand_shifted`]).
+    /// take their classes first, with the hint of its rollout). Its other
+    /// children mostly share classes with the position's own, and rolling
+    /// them out too left fewer depths within a node limit. A member is a
+    /// position expanded, and counted so; at the limit it is left
+    /// unexpanded.
     fn expand(
         &mut self,
         search: &mut Search<G>,
         table: &mut Table<G::Key>,
         at: usize,
+        i: usize,
     ) -> Option<End<notation::Move>> {
         let game = search.game;
         let parent = self.layer[at];
-        let state = parent.state;
-        search.best = search.best.max(game.cards_home(&state));
-        if game.is_dead_end(&state) {
+        search.best = search.best.max(game.cards_home(&parent.state));
+        let expansion = &self.expansions[i];
+        if expansion.dead {
             return None;
         }
-        self.moves.clear();
-        let ask = Ask {
-            narrowing: self.narrowing,
-            ordered: false,
-        };
-        game.moves(&state, parent.mv, ask, &mut self.moves);
-        for i in 0..self.moves.len() {
-            let mv = self.moves[i];
-            // Taken below, through the member it reaches.
-            if game.keeps_class(&state, mv) {
-                continue;
+        for child in &expansion.own {
+            if child.won {
+                search.best = game.cards_home(&child.state);
+                let line = super::line(game, &self.closed, parent.at, child.mv, &[]);
+                return Some(End::Won(line));
             }
-            let child = game.play(&state, mv);
-            if game.is_won(&child) {
-                search.best = game.cards_home(&child);
-                return Some(End::Won(super::line(
-                    game,
-                    &self.closed,
-                    parent.at,
-                    mv,
-                    &[],
-                )));
-            }
-            let class = game.class_key(&child);
-            let hash = class.table_hash();
-            if table.insert_hashed(class, hash) {
+            if table.insert_hashed(child.class, child.hash) {
                 self.rolls.push(Roll {
                     at: at as u32,
                     from: parent.at,
-                    mv,
-                    child,
-                    tie: self.tie(search, &child, hash),
-                    hinted: parent.line.starts_with(mv),
+                    mv: child.mv,
+                    child: child.state,
+                    tie: child.tie,
+                    hinted: parent.line.starts_with(child.mv),
                 });
             }
         }
-        for i in 0..self.moves.len() {
-            let mv = self.moves[i];
-            if game.keeps_class(&state, mv) {
-                let member = game.play(&state, mv);
-                if let Some(won) = self.expand_shifted(search, table, at, mv, member) {
-                    return Some(won);
+        for shifted in &expansion.shifted {
+            if search.nodes_left() == Some(0) {
+                return None;
+            }
+            search.nodes += 1;
+            let mut from = None;
+            for child in &expansion.homeward[shifted.children.clone()] {
+                if child.won {
+                    search.best = game.cards_home(&child.state);
+                    let line = super::line(game, &self.closed, parent.at, shifted.mv, &[child.mv]);
+                    return Some(End::Won(line));
                 }
-            }
-        }
-        None
-    }
-
-    /// Adds the children of `member`, which `shift` reached from the
-    /// layer's position `at` keeping its class, that send a card home and
-    /// whose class the table did not hold, as children of that position
-    /// (see [`Beam::expand`]), or gives the win one of them is. Its other
-    /// children mostly share classes with the position's own, and rolling
-    /// them out too left fewer depths within a node limit. The member is
-    /// a position expanded, and counted so; at the limit it is left
-    /// unexpanded.
-    fn expand_shifted(
-        &mut self,
-        search: &mut Search<G>,
-        table: &mut Table<G::Key>,
-        at: usize,
-        shift: G::Move,
-        member: G::State,
-    ) -> Option<End<notation::Move>> {
-        if search.nodes_left() == Some(0) {
-            return None;
-        }
-        search.nodes += 1;
-        let game = search.game;
-        let parent = self.layer[at];
-        self.shifted.clear();
-        let ask = Ask {
-            narrowing: self.narrowing,
-            ordered: false,
-        };
-        game.moves(&member, Some(shift), ask, &mut self.shifted);
-        let home = game.cards_home(&member);
-        let mut from = None;
-        for &mv in &self.shifted {
-            if game.keeps_class(&member, mv) {
-                continue;
-            }
-            let child = game.play(&member, mv);
-            if game.cards_home(&child) <= home {
-                continue;
-            }
-            if game.is_won(&child) {
-                search.best = game.cards_home(&child);
-                let line = super::line(game, &self.closed, parent.at, shift, &[mv]);
-                return Some(End::Won(line));
-            }
-            let class = game.class_key(&child);
-            let hash = class.table_hash();
-            if table.insert_hashed(class, hash) {
-                let from = *from.get_or_insert_with(|| {
-                    self.closed.push(Closed {
-                        parent: parent.at,
-                        mv: Some(shift),
+                if table.insert_hashed(child.class, child.hash) {
+                    let from = *from.get_or_insert_with(|| {
+                        self.closed.push(Closed {
+                            parent: parent.at,
+                            mv: Some(shifted.mv),
+                        });
+                        (self.closed.len() - 1) as u32
                     });
-                    (self.closed.len() - 1) as u32
-                });
-                self.rolls.push(Roll {
-                    at: at as u32,
-                    from,
-                    mv,
-                    child,
-                    tie: self.tie(search, &child, hash),
-                    hinted: false,
-                });
+                    self.rolls.push(Roll {
+                        at: at as u32,
+                        from,
+                        mv: child.mv,
+                        child: child.state,
+                        tie: child.tie,
+                        hinted: false,
+                    });
+                }
             }
         }
         None
@@ -547,22 +519,13 @@ impl<G: Game> Beam<G> {
         self.next = 0;
     }
 
-    /// The tie-break of `child`, whose class key hashes to `hash` (see
-    /// [`Tie`]).
-    fn tie(&self, search: &Search<G>, child: &G::State, hash: u64) -> Tie {
-        match search.plan.beam_ties_by_score {
-            true => (search.game.score(child), salted(hash, self.width)),
-            false => NO_TIE,
-        }
-    }
-
     /// Bytes the beam takes, room to grow included.
     fn bytes(&self) -> usize {
         self.closed.capacity() * size_of::<Closed<G::Move>>()
             + (self.layer.capacity() + self.children.capacity())
                 * size_of::<Candidate<G::State, G::Move>>()
             + self.rolls.capacity() * size_of::<Roll<G::State, G::Move>>()
-            + self.shifted.capacity() * size_of::<G::Move>()
+            + self.expansions.iter().map(Expansion::bytes).sum::<usize>()
             + self.ends.bytes()
             + self.parts.iter().map(Rollout::bytes).sum::<usize>()
     }
