@@ -241,7 +241,11 @@ impl<G: Game> Beam<G> {
             ordered: false,
         };
         let layer = &self.layer[batch.clone()];
-        self.expansions.resize_with(layer.len(), Expansion::default);
+        // Grown, never cut: a depth's last batch is short, and the buffers
+        // of the rest serve the next depth's.
+        if self.expansions.len() < layer.len() {
+            self.expansions.resize_with(layer.len(), Expansion::default);
+        }
         let expansions = &mut self.expansions[..layer.len()];
         let work = |(expansion, parent): (&mut Expansion<G>, &Candidate<G::State, G::Move>)| {
             expansion.work_out(game, plan, width, ask, parent);

@@ -138,8 +138,9 @@ impl<G: Game> Expansion<G> {
     }
 }
 
-/// How many of a layer's positions [`super::Beam::work_out`] takes at once: one
-/// on one thread, as they are taken; enough to share out on more.
+/// How many of a layer's positions [`super::Beam::work_out`] takes at
+/// once: one on one thread, as they are taken; enough to share out on
+/// more.
 pub(super) fn batch_size<G: Game>(search: &Search<G>) -> usize {
     match search.threads {
         1 => 1,
