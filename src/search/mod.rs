@@ -112,7 +112,7 @@ mod workers;
 
 pub use crate::key::{SpareBitKey, TableKey, TalonKey};
 pub use limits::{DEFAULT_MEMORY, DEFAULT_ROOM_FLOOR, Limits, Progress, Report, Stop, Verdict};
-pub use plan::{BeamTurns, Plan, Planned, Tactic, same_level};
+pub use plan::{Plan, Planned, Tactic, same_level};
 pub use table::{Table, Tables};
 pub use workers::solve_parallel;
 

@@ -32,13 +32,15 @@ pub struct Plan {
     /// narrowed walks: every move, but no line goes on more than a horizon
     /// of moves without a card going home (see [`Tactic::Horizon`]).
     pub horizons: &'static [u32],
-    /// The beams (see `search::beam`), which take their turns last, in
-    /// this order.
-    pub beams: &'static [BeamTurns],
+    /// The levels of narrowing of the beams (see `search::beam`), which
+    /// take their turns last.
+    pub beams: &'static [u32],
     /// The level of narrowing of the rollouts that lead a beam at a level:
     /// a game may let the beam choose among more moves than its rollouts
     /// play.
     pub rollout_level: fn(u32) -> u32,
+    /// How many times the turn's budget a beam's turn gets.
+    pub beam_weight: u64,
     /// The most nodes a beam takes, all its turns together, before it
     /// leaves the schedule. A beam never ends on a lost deal (each time it
     /// runs dry it starts over wider), so in a game whose beam wins early
@@ -82,6 +84,7 @@ impl Plan {
         horizons: &[],
         beams: &[],
         rollout_level: same_level,
+        beam_weight: 1,
         beam_nodes: None,
         max_path_bytes: usize::MAX,
         first_turn_nodes: 100_000,
@@ -101,14 +104,6 @@ impl Plan {
     pub fn beam_stays(&self) -> bool {
         !self.beams.is_empty() && self.beam_nodes.is_none()
     }
-}
-
-/// A beam the plan runs: the level of narrowing of its moves, and how
-/// many times the turn's budget its turns get.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BeamTurns {
-    pub level: u32,
-    pub weight: u64,
 }
 
 /// Rollouts at the level of the search they lead.
@@ -161,7 +156,7 @@ impl Tactic {
         let exhaustive = plan.exhaustive;
         let narrowed = plan.narrowings.iter().map(|&level| Tactic::Narrowed(level));
         let horizons = plan.horizons.iter().map(|&moves| Tactic::Horizon(moves));
-        let beams = plan.beams.iter().map(|beam| Tactic::Beam(beam.level));
+        let beams = plan.beams.iter().map(|&level| Tactic::Beam(level));
         std::iter::once(exhaustive)
             .chain(narrowed)
             .chain(horizons)
@@ -200,9 +195,7 @@ impl Tactic {
     pub(super) fn weight(self, plan: &Plan) -> u64 {
         match self {
             Tactic::BestFirst => BEST_FIRST_WEIGHT,
-            Tactic::Beam(level) => (plan.beams.iter())
-                .find(|beam| beam.level == level)
-                .map_or(1, |beam| beam.weight),
+            Tactic::Beam(_) => plan.beam_weight,
             Tactic::Narrowed(_) | Tactic::Full | Tactic::Horizon(_) | Tactic::Relaxed => 1,
         }
     }
@@ -240,10 +233,7 @@ mod tests {
     #[test]
     fn a_beam_stays_unless_capped() {
         let beam = Plan {
-            beams: &[BeamTurns {
-                level: 2,
-                weight: 1,
-            }],
+            beams: &[2],
             ..Plan::FULL_WALK
         };
         assert!(beam.beam_stays());
@@ -256,23 +246,13 @@ mod tests {
     }
 
     /// The exhaustive tactic first, then the narrowed walks, the horizon
-    /// walks and the beams, each in the plan's order; each beam's turns
-    /// weighed as the plan says, the other tactics' once.
+    /// walks and the beams, each in the plan's order.
     #[test]
     fn the_tactics_take_turns_in_the_plans_order() {
         let plan = Plan {
             narrowings: &[2, 1],
             horizons: &[6, 4],
-            beams: &[
-                BeamTurns {
-                    level: 3,
-                    weight: 4,
-                },
-                BeamTurns {
-                    level: 2,
-                    weight: 8,
-                },
-            ],
+            beams: &[3],
             ..Plan::FULL_WALK
         };
         let all = [
@@ -282,10 +262,7 @@ mod tests {
             Tactic::Horizon(6),
             Tactic::Horizon(4),
             Tactic::Beam(3),
-            Tactic::Beam(2),
         ];
         assert_eq!(Tactic::all(&plan), all);
-        let weights = all.map(|tactic| tactic.weight(&plan));
-        assert_eq!(weights, [1, 1, 1, 1, 1, 4, 8]);
     }
 }

@@ -65,7 +65,7 @@ use crate::game::{Ask, Game, Ranks};
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::alexandria::AlexandriaRules;
-use crate::search::{BeamTurns, Plan, Planned};
+use crate::search::{Plan, Planned};
 
 /// What the search leaves out, which no win needs (see [`moves`] and
 /// [`dead_end`]): said with every `lost` verdict.
@@ -216,10 +216,8 @@ pub struct Alexandria {
 impl Planned for Alexandria {
     const PLAN: Plan = Plan {
         max_path_bytes: 64 << 20,
-        beams: &[BeamTurns {
-            level: 2,
-            weight: 64,
-        }],
+        beams: &[2],
+        beam_weight: 64,
         rollout_level,
         max_narrowing: Some(NARROWED.len() as u32),
         first_turn_nodes: 1_000,

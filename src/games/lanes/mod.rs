@@ -68,7 +68,7 @@ use crate::games::sort_best_first;
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::lanes::LanesRules;
-use crate::search::{BeamTurns, Plan, Planned, Tactic, TalonKey};
+use crate::search::{Plan, Planned, Tactic, TalonKey};
 
 /// What the search leaves out, which no win needs (see the module's
 /// argument): said with every `lost` verdict.
@@ -352,13 +352,11 @@ impl Planned for Lanes {
         max_narrowing: Some(WINDOWS.len() as u32),
         horizons: &[3, 5],
         first_turn_nodes: 1000,
-        beams: &[BeamTurns {
-            level: 3,
-            weight: 2,
-        }],
+        beams: &[3],
         beam_nodes: Some(BEAM_NODES),
         growth_by_round: true,
         rollouts_shun_dead_ends: true,
+        beam_weight: 2,
         ..Plan::FULL_WALK
     };
 }

@@ -40,7 +40,7 @@ use crate::game::{Ask, Game};
 use crate::notation::{Move, Place};
 use crate::reference::Rules;
 use crate::reference::rows_of_four::RowsOfFourRules;
-use crate::search::{BeamTurns, Plan, Planned};
+use crate::search::{Plan, Planned};
 
 /// What the search leaves out, which no win needs (see [`moves`]): said
 /// with every `lost` verdict.
@@ -153,11 +153,9 @@ impl Planned for RowsOfFour {
         narrowings: &[1, 2, 3],
         max_narrowing: Some(NARROWED.len() as u32),
         growth_by_round: true,
-        beams: &[BeamTurns {
-            level: 2,
-            weight: 16,
-        }],
+        beams: &[2],
         rollout_level,
+        beam_weight: 16,
         first_turn_nodes: 10_000,
         ..Plan::FULL_WALK
     };
