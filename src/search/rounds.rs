@@ -2,8 +2,9 @@
 //! until one of them decides the deal (the terms are defined in
 //! [`super`]).
 //!
-//! Each turn's budget is [`TURN_GROWTH`] times the one before, times its
-//! tactic's weight ([`Tactic::weight`]), or, with
+//! A turn's budget counts its task's nodes over all its turns so far (see
+//! `budget::budgeted`). Each turn's budget is [`TURN_GROWTH`] times the
+//! one before, times its tactic's weight ([`Tactic::weight`]), or, with
 //! [`Plan::growth_by_round`], every turn of a round has the same and the
 //! next round [`TURN_GROWTH`] times as much. A task whose attempt ends
 //! without a verdict leaves the schedule once the round is over (a
