@@ -9,7 +9,9 @@
 //! A beam holds `width` lines abreast and moves them down together, each
 //! line going on by its best child, and a line that dies leaving its place
 //! to the best other child of the rest: no early move is followed alone for
-//! long.
+//! long. So lines branch off where a depth's children first outnumber the
+//! width, within the first few moves, and where lines die: a wider beam
+//! wins mostly by trying more openings (`docs/tuning.md`).
 //!
 //! The beam starts one position wide (a line of greedy choices, each the
 //! child whose rollout got furthest) and, each time it runs dry, starts
