@@ -82,11 +82,11 @@ def main():
         deals.append((int(row["deal"]), need))
     for limit in (36_000_000, 45_000_000, 55_000_000):
         print(f"limit {limit / 1e6:.0f}M positions")
+        befores = [won_at(need, *ONE_BEAM, limit) for _, need in deals]
         for name, (order, weights, by_round, growth, joins) in SCHEDULES.items():
             won, gained, lost = 0, [], []
-            for deal, need in deals:
+            for (deal, need), before in zip(deals, befores):
                 at = won_at(need, order, weights, by_round, growth, joins, limit)
-                before = won_at(need, *ONE_BEAM[:4], ONE_BEAM[4], limit)
                 won += at is not None
                 if at is not None and before is None:
                     gained.append(deal)
