@@ -120,6 +120,27 @@ const REDEALS: u8 = 1;
 /// whose tableau is empty, or all 52 if the Aces are not home.
 const MAX_TALON: usize = Card::COUNT;
 
+/// Where a relaxed key's last word holds the kept run cards' suit bits,
+/// two at most for each rank and colour kept ([`relaxed::MOST_KEPT`]);
+/// the foundations take the 16 bits below.
+const KEPT_AT: u32 = 16;
+/// Where it holds the count of ranks and colours kept (4 bits), which
+/// tells the walks of the relaxation and its refinements apart. It must
+/// stay below the talon's strength ([`TalonKey::STRENGTH_AT`]): the
+/// strength's bits are left out of the part of a key that must be equal
+/// for one position to cover another, and ordered as numbers, so a
+/// count among them would make the walks' keys one and let a weaker
+/// talon cover a stronger.
+const REFINEMENT_AT: u32 = 48;
+/// The bit that sets a relaxed key apart from the game's, whose last word
+/// holds at most 52 run cards' suit bits below it.
+const RELAXED_AT: u32 = 52;
+const _: () = assert!(
+    KEPT_AT + 2 * relaxed::MOST_KEPT <= REFINEMENT_AT
+        && relaxed::MOST_KEPT < 1 << (RELAXED_AT - REFINEMENT_AT)
+        && RELAXED_AT < TalonKey::<3>::STRENGTH_AT
+);
+
 /// Lanes' safe rule (see [`super::safe_home`]).
 const SAFE: SafeRule = SafeRule {
     builds: Builds::AlternateColour,
@@ -409,9 +430,10 @@ impl Game for Lanes {
     /// A relaxed position's key has its codes without suits, and in the
     /// last word the foundations (16 bits: the cards elsewhere no longer
     /// tell them), the kept run cards' suit bits (see
-    /// [`Lanes::relaxed_codes`]), bit 52, and the count of ranks and
-    /// colours kept, which grows with each refinement: keys of a walk
-    /// before it are apart.
+    /// [`Lanes::relaxed_codes`]), the count of ranks and colours kept,
+    /// which grows with each refinement, and bit 52: keys of a walk before
+    /// it are apart, and the talon's strength keeps its own bits, above
+    /// them all ([`REFINEMENT_AT`]).
     fn key(&self, state: &State) -> TalonKey<3> {
         let (heads, last) = match state.relaxation {
             None => {
@@ -423,9 +445,12 @@ impl Game for Lanes {
                 let (codes, kept_bits) = self.relaxed_codes(state);
                 let home = state.home.iter().enumerate();
                 let home = home.fold(0, |word, (suit, &rank)| word | (rank as u64) << (4 * suit));
-                let refinement = u64::from(kept.count()) << 53;
+                let refinement = u64::from(kept.count()) << REFINEMENT_AT;
                 let heads = alternating::code_heads(&codes);
-                (heads, home | kept_bits << 16 | 1 << 52 | refinement)
+                (
+                    heads,
+                    home | kept_bits << KEPT_AT | 1 << RELAXED_AT | refinement,
+                )
             }
         };
         debug_assert!(state.talon < 1 << 52 && state.redeals < 2);

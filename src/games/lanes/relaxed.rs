@@ -69,9 +69,10 @@ pub(super) const HOME_AS: u8 = PILES as u8;
 const MOST_SPLITS: usize = 4;
 
 /// The most ranks and colours a refinement keeps: the key holds their run
-/// cards' suit bits, two at most for each, in the 36 bits it has free.
-/// Past it, the relaxation gives way to the full walk.
-const MOST_KEPT: u32 = 16;
+/// cards' suit bits, two at most for each, and their count, in the 36 bits
+/// it has free (see `KEPT_AT` in the engine). Past it, the relaxation
+/// gives way to the full walk.
+pub(super) const MOST_KEPT: u32 = 15;
 
 /// The ranks and colours whose run cards keep their suits in a refined
 /// relaxation (see the module doc): for each colour (by index), a bit a
@@ -284,7 +285,7 @@ impl Lanes {
     }
 
     /// The relaxed key's codes, sorted, and the kept run cards' suit bits
-    /// in their order ([`MOST_KEPT`] bounds them to 36 bits): each code
+    /// in their order ([`MOST_KEPT`] bounds them to 30 bits): each code
     /// forgets its suits, and the kept ones are told apart by their bits.
     pub(super) fn relaxed_codes(&self, state: &State) -> ([PileCode; PILES], u64) {
         // Built in place: the array's `map` was a call for every key.

@@ -308,11 +308,62 @@ fn a_refinement_keys_apart_the_kept_twins_alone() {
                 ..a
             };
             if finer.kept() != kept {
-                assert_ne!(game.key(&a), game.key(&finer), "refinements apart");
+                let (key, finer) = (game.key(&a), game.key(&finer));
+                assert!(
+                    !key.covers(&finer) && !finer.covers(&key),
+                    "refinements apart"
+                );
             }
         }
     }
     assert!(same >= 200 && apart >= 500, "{same} one, {apart} apart");
+}
+
+/// In the relaxation and in each refinement, one position's key covers
+/// another's with the same cards exactly when its talon is the stronger
+/// (a redeal left, or the cursor further back), and no key covers one of
+/// another walk: the count of ranks and colours kept takes none of the
+/// strength's bits.
+#[test]
+fn a_relaxed_key_covers_by_its_talon_alone() {
+    let game = Lanes::new(&crate::deal::deal(&LAYOUT, 58)).unwrap();
+    let firsts = Card::all().filter(|&card| card == relaxed::twins(card)[0]);
+    let walks = firsts
+        .take(relaxed::MOST_KEPT as usize)
+        .scan(Kept::NONE, |kept, card| {
+            *kept = kept.with(card);
+            Some(*kept)
+        });
+    let walks: Vec<Kept> = std::iter::once(Kept::NONE).chain(walks).collect();
+    assert_eq!(walks.last().unwrap().count(), relaxed::MOST_KEPT);
+    // Every place holds its card, so the cursor may stand anywhere.
+    let talons = (0..=1).flat_map(|redeals| (0..=game.talon.len()).map(move |c| (redeals, c)));
+    let keys: Vec<Vec<((u8, u8), TalonKey<3>)>> = (walks.iter())
+        .map(|&kept| {
+            let talons = talons.clone().map(|(redeals, cursor)| {
+                let state = State {
+                    cursor,
+                    redeals,
+                    relaxation: Some(kept),
+                    ..game.initial()
+                };
+                ((redeals, cursor), game.key(&state))
+            });
+            talons.collect()
+        })
+        .collect();
+    for (i, walk) in keys.iter().enumerate() {
+        for &(a, key_a) in walk {
+            for &(b, key_b) in walk {
+                let stronger = talon::strength(a.1, a.0) >= talon::strength(b.1, b.0);
+                assert_eq!(key_a.covers(&key_b), stronger, "walk {i}: {a:?} over {b:?}");
+            }
+            for (b, key_b) in keys.iter().skip(i + 1).flatten() {
+                let apart = !key_a.covers(key_b) && !key_b.covers(&key_a);
+                assert!(apart, "walk {i} {a:?} and a later walk's {b:?}");
+            }
+        }
+    }
 }
 
 /// Every move of the game onto a pile, from a position the relaxed
