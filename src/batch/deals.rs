@@ -123,7 +123,9 @@ pub fn split(range: &RangeInclusive<u64>, parts: u64) -> Vec<RangeInclusive<u64>
     let mut start = *range.start();
     (0..parts)
         .map(|part| {
-            let end = start + size - 1 + u64::from(part < longer);
+            // `size` is at least 1, and the last shard ends on the range's
+            // end, which may be `u64::MAX`: nothing here may pass it.
+            let end = start + (size - 1) + u64::from(part < longer);
             let shard = start..=end;
             start = end.wrapping_add(1);
             shard
