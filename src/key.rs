@@ -66,12 +66,12 @@ impl TableKey for u64 {
 pub struct SpareBitKey<const SPARE: u32>(u64);
 
 impl<const SPARE: u32> SpareBitKey<SPARE> {
-    /// The key `word`, which must leave bit `SPARE` clear: a key with it
-    /// set would read back as another key, once the table stripped its
-    /// mark.
+    /// The key `word`, which must leave bit `SPARE` clear (it panics
+    /// otherwise): a key with it set would read back as another key, once
+    /// the table stripped its mark.
     #[inline]
     pub const fn new(word: u64) -> SpareBitKey<SPARE> {
-        debug_assert!(word & 1 << SPARE == 0, "a key sets its spare bit");
+        assert!(word & 1 << SPARE == 0, "a key sets its spare bit");
         SpareBitKey(word)
     }
 }
@@ -145,10 +145,15 @@ impl<const N: usize> TalonKey<N> {
     const STRENGTH: u64 = ((1 << 10) - 1) << Self::STRENGTH_AT;
 
     /// The key `words`, which leave the strength's bits clear, with
-    /// `strength` (less than 1024) put in them.
+    /// `strength` (less than 1024) put in them. Panics otherwise: a key
+    /// that is not exact could give a wrong verdict, and the check costs
+    /// next to nothing beside the key's making.
     #[inline]
     pub fn new(mut words: [u64; N], strength: u64) -> TalonKey<N> {
-        debug_assert!(words[N - 1] & Self::STRENGTH == 0 && strength < 1 << 10);
+        assert!(
+            words[N - 1] & Self::STRENGTH == 0 && strength < 1 << 10,
+            "a key's words reach into the talon's strength"
+        );
         words[N - 1] |= strength << Self::STRENGTH_AT;
         TalonKey(words)
     }
@@ -192,13 +197,21 @@ impl<const N: usize> TableKey for TalonKey<N> {
 
 #[cfg(test)]
 mod tests {
-    /// A key that sets its spare bit is refused where it is made (in
-    /// builds with debug checks: the key is made at every position).
+    /// A key that sets its spare bit is refused where it is made.
     #[test]
-    #[cfg(debug_assertions)]
     #[should_panic(expected = "spare bit")]
     fn a_key_may_not_set_its_spare_bit() {
         let _ = super::SpareBitKey::<62>::new(1 << 62 | 1);
+    }
+
+    /// A talon key whose words reach into the strength's bits is refused
+    /// where it is made: the strength is left out of the part that must
+    /// match, so such bits would make keys of different positions cover
+    /// one another.
+    #[test]
+    #[should_panic(expected = "strength")]
+    fn a_talon_key_may_not_reach_into_its_strength() {
+        let _ = super::TalonKey::new([7, 1 << 53 | 1 << 63], 3);
     }
 
     /// A talon key covers the keys that differ from it only in a lower
