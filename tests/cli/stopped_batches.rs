@@ -85,8 +85,7 @@ fn ctrl_c_keeps_whole_rows_and_resume_continues() {
 /// and exits 130. Alexandria's deal 21149 is undecided after 720M
 /// positions, its beam no further on than at a minute's
 /// (`results/README.md`), so no speed-up of the search decides it before
-/// the signal. Deals 3 and 95, chosen so before, came to be won within
-/// the 1.5 s as the search improved.
+/// the signal.
 #[test]
 fn a_signal_stops_a_solve_with_its_report() {
     for signal in ["INT", "TERM", "HUP"] {
