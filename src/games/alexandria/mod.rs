@@ -337,11 +337,13 @@ impl Game for Alexandria {
 
     /// Where a rollout ends (see `Alexandria::PLAN`): ten for each card
     /// home, three for each card gone from the talon, less five for each
-    /// card face down, two for each in the waste and twelve more for each
-    /// there with nowhere to go but home ([`Alexandria::bound_in_waste`]).
-    /// Rollouts stop early when the waste cannot be dealt off, so the
-    /// weights reward what keeps it short and free (the figures are in
-    /// `docs/tuning.md`).
+    /// card face down, two for each in the waste, twelve more for each
+    /// there with nowhere to go but home ([`Alexandria::bound_in_waste`]),
+    /// and five halves of how soon the waste's cards are wanted home
+    /// ([`Alexandria::wanted_in_waste`]). Rollouts stop early when the
+    /// waste cannot be dealt off, so the weights reward what keeps it
+    /// short, free, and clear of the cards the foundations wait for (the
+    /// figures are in `docs/tuning.md`).
     fn score(&self, state: &State) -> i32 {
         let down: usize = (0..PILES)
             .map(|p| self.face_down(p, state.piles[p].dealt_left()))
@@ -349,9 +351,11 @@ impl Game for Alexandria {
         let waste = state.waste().count_ones();
         let gone = self.talon.len() as u32 - state.talon.count_ones();
         let bound = self.bound_in_waste(state);
+        let wanted = self.wanted_in_waste(state);
         10 * self.cards_home(state) as i32 - 5 * down as i32 + 3 * gone as i32
             - 2 * waste as i32
             - 12 * bound as i32
+            - 5 * wanted as i32 / 2
     }
 
     /// See [`dead_end`], and [`State::stranding`] for when it is skipped.
@@ -511,5 +515,25 @@ impl Game for Alexandria {
                 .collect(),
             ..Board::default()
         }
+    }
+}
+
+impl Alexandria {
+    /// How soon the foundations want the waste's cards: for each, 13 less
+    /// the ranks between it and its suit's lowest foundation, so 12 for
+    /// the card that foundation takes next and 0 for a King over an empty
+    /// one. A card drawn past leaves the waste only after every card above
+    /// it, and until then its suit's lowest foundation, and every later
+    /// copy of the suit, waits: the lines a beam cannot win end with a
+    /// low card at the waste's bottom, drawn past in the opening.
+    fn wanted_in_waste(&self, state: &State) -> u32 {
+        let lows = state.home.lows();
+        talon::places(state.waste())
+            .map(|t| {
+                let card = self.talon.card(t);
+                // A card not home lies above its suit's lowest foundation.
+                13 - (card.rank().get() - lows[card.suit().index()]) as u32
+            })
+            .sum()
     }
 }

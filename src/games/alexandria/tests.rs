@@ -429,3 +429,22 @@ fn ranked_moves_come_in_the_order_sorted() {
         "only {reordered} lists were ranked out of order"
     );
 }
+
+/// How soon the waste's cards are wanted home, by the suit's lowest
+/// foundation: the 2S over an AS and the 4C over a 3C are wanted next
+/// (12 each), as is the 6H over a 5H; the 9S eight ranks over the AS
+/// (5); the QD one rank under a King over a diamond foundation not
+/// started (1), and the KD there not soon at all (0).
+#[test]
+fn waste_cards_are_wanted_by_their_suits_lowest_foundation() {
+    let text = "Foundations: KC KC 3C KS 9S AS KH KH 5H KD JD -\n\
+                Waste: 2S 4C 6H QD 9S KD\nStock:\n\
+                :\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n";
+    let game = Alexandria::new(&completed(text)).unwrap();
+    assert_eq!(game.wanted_in_waste(&game.initial()), 12 + 12 + 12 + 1 + 5);
+    let later = "Foundations: KC KC 3C KS 9S AS KH KH 5H KD JD -\n\
+                 Waste: 2S KD\nStock:\n\
+                 :\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n:\n";
+    let game = Alexandria::new(&completed(later)).unwrap();
+    assert_eq!(game.wanted_in_waste(&game.initial()), 12);
+}
