@@ -35,11 +35,29 @@ const DOUBLING_BYTES: usize = 8 << 20;
 /// threads costs more than touching a few pages.
 const POOLED_BYTES: usize = 4 << 20;
 
+/// The least size of a table that grows once three quarters full, not
+/// half (see [`wants_growth`]).
+const LATE_GROWTH_BYTES: usize = 1 << 30;
+
+/// Whether a table of `slots` slots of `slot_bytes` bytes, `filled` of
+/// them in use, should grow. A table grows once half full, but from
+/// [`LATE_GROWTH_BYTES`] at three quarters: its next size would be
+/// gigabytes of fresh memory, which the kernel clears a page at a time,
+/// and every key placed again, which cost a large search more than the
+/// longer probes of a fuller table.
+pub(super) fn wants_growth(filled: usize, slots: usize, slot_bytes: usize) -> bool {
+    match slots * slot_bytes < LATE_GROWTH_BYTES {
+        true => filled * 2 > slots,
+        false => filled * 4 > slots * 3,
+    }
+}
+
 /// A table of positions, grown as a search needs it up to a cap.
 ///
 /// It grows once half full: with linear probing, a lookup of a key that is
 /// not there (most lookups: the search meets new positions) probes about
-/// 2.5 slots at half load, and 8.5 at three quarters.
+/// 2.5 slots at half load, and 8.5 at three quarters. Past a gigabyte it
+/// grows at three quarters (see [`wants_growth`]).
 ///
 /// The memory it once took is kept for the next search of a batch and only
 /// a prefix of it, `active` slots, is in use: asking the system for fresh
@@ -96,9 +114,17 @@ impl<K: TableKey> Table<K> {
     /// keys (the power of two alone takes from 40% to 80% of the room).
     fn max_slots(max_bytes: usize) -> usize {
         let room = (max_bytes / size_of::<K>()).saturating_sub(PROBES);
-        let fit = (room.saturating_sub(1) * 4 / 5).max(512);
-        let power = 1usize << fit.ilog2();
-        power.max(room.saturating_sub(power / 2 + 1))
+        // The keys a table of `slots` copies out as it grows, one more
+        // than it holds when it wants to.
+        let copy = |slots: usize| match slots * size_of::<K>() < LATE_GROWTH_BYTES {
+            true => slots / 2 + 1,
+            false => slots / 4 * 3 + 1,
+        };
+        let mut power = 512;
+        while 2 * power + copy(power) <= room {
+            power *= 2;
+        }
+        power.max(room.saturating_sub(copy(power)))
     }
 
     /// Raises the table's cap to `max_bytes`, when the search it serves
@@ -109,7 +135,7 @@ impl<K: TableKey> Table<K> {
             self.max_slots = Self::max_slots(max_bytes);
             // A table at its old cap may have no empty slot left, and grows
             // only when a key lands in one.
-            if self.len * 2 > self.active {
+            if self.wants_growth() {
                 self.grow();
             }
         }
@@ -197,7 +223,7 @@ impl<K: TableKey> Table<K> {
                 self.slots[home + probe] = key;
                 self.len += 1;
                 self.peak = self.peak.max(self.len);
-                if self.len * 2 > self.active {
+                if self.wants_growth() {
                     self.grow();
                 }
                 return true;
@@ -280,6 +306,11 @@ impl<K: TableKey> Table<K> {
     fn touch_ahead(&self) {
         let next = self.next_active() - self.active;
         crate::alloc::touch_ahead((next + next / 2) * size_of::<K>());
+    }
+
+    /// See [`wants_growth`].
+    fn wants_growth(&self) -> bool {
+        wants_growth(self.len, self.active, size_of::<K>())
     }
 
     /// The slots in use after the next growth.
@@ -496,6 +527,38 @@ mod tests {
             );
         }
         assert_eq!(table.active, 1 << 21, "the last growth doubled the table");
+    }
+
+    /// Past [`LATE_GROWTH_BYTES`] a table grows three quarters full, and
+    /// so copies more keys aside: each size a table of three-word keys
+    /// grows through, with the keys the size before it held at its growth
+    /// beside it, stays within caps of one to sixteen GiB, and the sizes
+    /// past the mark are reached.
+    #[test]
+    fn late_growth_stays_within_the_cap() {
+        const KEY: usize = size_of::<[u64; 3]>();
+        let mut late = 0;
+        for cap in [1usize << 30, 3 << 30, 4 << 30, 6 << 30, 16 << 30] {
+            let mut table = Table::<[u64; 3]>::new(cap);
+            while table.active < table.max_slots {
+                let active = table.active;
+                // The fewest keys at which the table wants to grow.
+                let (mut low, mut high) = (0, active);
+                while low + 1 < high {
+                    let mid = (low + high) / 2;
+                    match wants_growth(mid, active, KEY) {
+                        true => high = mid,
+                        false => low = mid,
+                    }
+                }
+                let next = table.next_active();
+                let bytes = (next + PROBES - 1 + high) * KEY;
+                assert!(bytes <= cap, "{bytes} bytes growing {active} -> {next}");
+                late += (active * KEY >= LATE_GROWTH_BYTES) as u32;
+                table.active = next;
+            }
+        }
+        assert!(late >= 5, "only {late} growths past the mark");
     }
 
     /// Room for 2Mi one-word keys: 1Mi slots and the copy of 512Ki keys

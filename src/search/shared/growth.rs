@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::slots::{SPINS, Slots};
 use super::{SharedTable, Store};
 use crate::key::TableKey;
-use crate::search::table::PROBES;
+use crate::search::table::{PROBES, wants_growth};
 
 /// Each size has this many times the slots of the one before, up to
 /// [`DOUBLING_FROM`], but the last (see [`SharedTable::next_len`]).
@@ -77,11 +77,15 @@ impl<K: TableKey> SharedTable<K> {
         (room / Slots::<K>::SLOT_BYTES).saturating_sub(PROBES)
     }
 
-    /// Whether the table should grow now: it is over half full, a larger
+    /// Whether the table should grow now: it is full enough (over half,
+    /// past a gigabyte three quarters: see [`wants_growth`]), a larger
     /// size fits, none is being copied, and the search goes on.
     pub(super) fn grows(&self) -> bool {
-        let len = self.len.load(Ordering::Relaxed);
-        self.filled.load(Ordering::Relaxed) * 2 > len
+        let (len, filled) = (
+            self.len.load(Ordering::Relaxed),
+            self.filled.load(Ordering::Relaxed),
+        );
+        wants_growth(filled, len, Slots::<K>::SLOT_BYTES)
             && !self.copying.load(Ordering::Relaxed)
             && !self.stopping.load(Ordering::Relaxed)
             && self.next_len(len).is_some()
@@ -97,7 +101,9 @@ impl<K: TableKey> SharedTable<K> {
         let started = self.alone(|store| {
             let len = store.slots.len();
             let filled = self.filled.load(Ordering::Relaxed);
-            let next = self.next_len(len).filter(|_| filled * 2 > len);
+            let next = self
+                .next_len(len)
+                .filter(|_| wants_growth(filled, len, Slots::<K>::SLOT_BYTES));
             let Some(next) = next else {
                 return false;
             };
