@@ -73,8 +73,9 @@ struct Store<K: TableKey> {
 
 /// The table, shared by reference among the threads of one search.
 ///
-/// It grows as the local [`super::Table`] does, at half load, without
-/// stopping the threads that use it (see [`growth`]). A thread looks into
+/// It grows as the local [`super::Table`] does, at half load (three
+/// quarters past a gigabyte), without stopping the threads that use it
+/// (see [`growth`]). A thread looks into
 /// the table through a [`SharedView`], which holds the store for reading;
 /// the store is taken for writing, once every view has let go of it, only
 /// to put a new size in place and to drop the old one.
