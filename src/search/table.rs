@@ -36,19 +36,19 @@ const DOUBLING_BYTES: usize = 8 << 20;
 const POOLED_BYTES: usize = 4 << 20;
 
 /// The least size of a table that grows once three quarters full, not
-/// half (see [`wants_growth`]).
+/// half (see [`growth_load`]).
 const LATE_GROWTH_BYTES: usize = 1 << 30;
 
-/// Whether a table of `slots` slots of `slot_bytes` bytes, `filled` of
-/// them in use, should grow. A table grows once half full, but from
-/// [`LATE_GROWTH_BYTES`] at three quarters: its next size would be
-/// gigabytes of fresh memory, which the kernel clears a page at a time,
-/// and every key placed again, which cost a large search more than the
-/// longer probes of a fuller table.
-pub(super) fn wants_growth(filled: usize, slots: usize, slot_bytes: usize) -> bool {
+/// The keys at which a table of `slots` slots of `slot_bytes` bytes
+/// grows, and so the keys it copies aside as it does: over half its
+/// slots, but from [`LATE_GROWTH_BYTES`] over three quarters. A large
+/// table's next size would be gigabytes of fresh memory, which the kernel
+/// clears a page at a time, and every key placed again, which cost a
+/// large search more than the longer probes of a fuller table.
+pub(super) fn growth_load(slots: usize, slot_bytes: usize) -> usize {
     match slots * slot_bytes < LATE_GROWTH_BYTES {
-        true => filled * 2 > slots,
-        false => filled * 4 > slots * 3,
+        true => slots / 2 + 1,
+        false => slots - slots.div_ceil(4) + 1,
     }
 }
 
@@ -57,7 +57,7 @@ pub(super) fn wants_growth(filled: usize, slots: usize, slot_bytes: usize) -> bo
 /// It grows once half full: with linear probing, a lookup of a key that is
 /// not there (most lookups: the search meets new positions) probes about
 /// 2.5 slots at half load, and 8.5 at three quarters. Past a gigabyte it
-/// grows at three quarters (see [`wants_growth`]).
+/// grows at three quarters (see [`growth_load`]).
 ///
 /// The memory it once took is kept for the next search of a batch and only
 /// a prefix of it, `active` slots, is in use: asking the system for fresh
@@ -114,12 +114,7 @@ impl<K: TableKey> Table<K> {
     /// keys (the power of two alone takes from 40% to 80% of the room).
     fn max_slots(max_bytes: usize) -> usize {
         let room = (max_bytes / size_of::<K>()).saturating_sub(PROBES);
-        // The keys a table of `slots` copies out as it grows, one more
-        // than it holds when it wants to.
-        let copy = |slots: usize| match slots * size_of::<K>() < LATE_GROWTH_BYTES {
-            true => slots / 2 + 1,
-            false => slots / 4 * 3 + 1,
-        };
+        let copy = |slots: usize| growth_load(slots, size_of::<K>());
         let mut power = 512;
         while 2 * power + copy(power) <= room {
             power *= 2;
@@ -304,13 +299,14 @@ impl<K: TableKey> Table<K> {
     /// the kernel: asked at once, as the touching can take as long as the
     /// filling.
     fn touch_ahead(&self) {
-        let next = self.next_active() - self.active;
-        crate::alloc::touch_ahead((next + next / 2) * size_of::<K>());
+        let fresh = self.next_active() - self.active;
+        let copy = growth_load(self.active, size_of::<K>());
+        crate::alloc::touch_ahead((fresh + copy) * size_of::<K>());
     }
 
-    /// See [`wants_growth`].
+    /// See [`growth_load`].
     fn wants_growth(&self) -> bool {
-        wants_growth(self.len, self.active, size_of::<K>())
+        self.len >= growth_load(self.active, size_of::<K>())
     }
 
     /// The slots in use after the next growth.
@@ -529,6 +525,22 @@ mod tests {
         assert_eq!(table.active, 1 << 21, "the last growth doubled the table");
     }
 
+    /// A table grows at the first key over half its slots, and past
+    /// [`LATE_GROWTH_BYTES`] over three quarters.
+    #[test]
+    fn growth_load_is_the_first_key_over_the_share() {
+        for slots in [2048, 2049, 2050, 2051, 1 << 20, (1 << 20) + 3] {
+            let half = growth_load(slots, 8);
+            assert!(half * 2 > slots && (half - 1) * 2 <= slots, "{slots}");
+            // Slots of a MiB put a few thousand past the mark.
+            let late = growth_load(slots, 1 << 20);
+            assert!(
+                late * 4 > slots * 3 && (late - 1) * 4 <= slots * 3,
+                "{slots}"
+            );
+        }
+    }
+
     /// Past [`LATE_GROWTH_BYTES`] a table grows three quarters full, and
     /// so copies more keys aside: each size a table of three-word keys
     /// grows through, with the keys the size before it held at its growth
@@ -542,17 +554,8 @@ mod tests {
             let mut table = Table::<[u64; 3]>::new(cap);
             while table.active < table.max_slots {
                 let active = table.active;
-                // The fewest keys at which the table wants to grow.
-                let (mut low, mut high) = (0, active);
-                while low + 1 < high {
-                    let mid = (low + high) / 2;
-                    match wants_growth(mid, active, KEY) {
-                        true => high = mid,
-                        false => low = mid,
-                    }
-                }
                 let next = table.next_active();
-                let bytes = (next + PROBES - 1 + high) * KEY;
+                let bytes = (next + PROBES - 1 + growth_load(active, KEY)) * KEY;
                 assert!(bytes <= cap, "{bytes} bytes growing {active} -> {next}");
                 late += (active * KEY >= LATE_GROWTH_BYTES) as u32;
                 table.active = next;

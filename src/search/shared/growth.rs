@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::slots::{SPINS, Slots};
 use super::{SharedTable, Store};
 use crate::key::TableKey;
-use crate::search::table::{PROBES, wants_growth};
+use crate::search::table::{PROBES, growth_load};
 
 /// Each size has this many times the slots of the one before, up to
 /// [`DOUBLING_FROM`], but the last (see [`SharedTable::next_len`]).
@@ -78,14 +78,14 @@ impl<K: TableKey> SharedTable<K> {
     }
 
     /// Whether the table should grow now: it is full enough (over half,
-    /// past a gigabyte three quarters: see [`wants_growth`]), a larger
+    /// past a gigabyte three quarters: see [`growth_load`]), a larger
     /// size fits, none is being copied, and the search goes on.
     pub(super) fn grows(&self) -> bool {
         let (len, filled) = (
             self.len.load(Ordering::Relaxed),
             self.filled.load(Ordering::Relaxed),
         );
-        wants_growth(filled, len, Slots::<K>::SLOT_BYTES)
+        filled >= growth_load(len, Slots::<K>::SLOT_BYTES)
             && !self.copying.load(Ordering::Relaxed)
             && !self.stopping.load(Ordering::Relaxed)
             && self.next_len(len).is_some()
@@ -103,7 +103,7 @@ impl<K: TableKey> SharedTable<K> {
             let filled = self.filled.load(Ordering::Relaxed);
             let next = self
                 .next_len(len)
-                .filter(|_| wants_growth(filled, len, Slots::<K>::SLOT_BYTES));
+                .filter(|_| filled >= growth_load(len, Slots::<K>::SLOT_BYTES));
             let Some(next) = next else {
                 return false;
             };
