@@ -111,7 +111,9 @@ impl<K: TableKey> Table<K> {
     /// The most slots a table within `max_bytes` may have: the largest
     /// power of two that leaves room for the copy of the keys of the size
     /// before it, or, if more, what is left beside the copy of its own
-    /// keys (the power of two alone takes from 40% to 80% of the room).
+    /// keys (the power of two alone takes from 40% to 80% of the room
+    /// below [`LATE_GROWTH_BYTES`], less past it, whose copies are
+    /// larger); a copy holds [`growth_load`] keys.
     fn max_slots(max_bytes: usize) -> usize {
         let room = (max_bytes / size_of::<K>()).saturating_sub(PROBES);
         let copy = |slots: usize| growth_load(slots, size_of::<K>());

@@ -77,15 +77,18 @@ impl<K: TableKey> SharedTable<K> {
         (room / Slots::<K>::SLOT_BYTES).saturating_sub(PROBES)
     }
 
-    /// Whether the table should grow now: it is full enough (over half,
-    /// past a gigabyte three quarters: see [`growth_load`]), a larger
+    /// Whether `filled` keys in a size of `len` slots call for a larger
+    /// size: over half, past a gigabyte three quarters (see
+    /// [`growth_load`]).
+    fn full_enough(filled: usize, len: usize) -> bool {
+        filled >= growth_load(len, Slots::<K>::SLOT_BYTES)
+    }
+
+    /// Whether the table should grow now: it is full enough, a larger
     /// size fits, none is being copied, and the search goes on.
     pub(super) fn grows(&self) -> bool {
-        let (len, filled) = (
-            self.len.load(Ordering::Relaxed),
-            self.filled.load(Ordering::Relaxed),
-        );
-        filled >= growth_load(len, Slots::<K>::SLOT_BYTES)
+        let len = self.len.load(Ordering::Relaxed);
+        Self::full_enough(self.filled.load(Ordering::Relaxed), len)
             && !self.copying.load(Ordering::Relaxed)
             && !self.stopping.load(Ordering::Relaxed)
             && self.next_len(len).is_some()
@@ -103,7 +106,7 @@ impl<K: TableKey> SharedTable<K> {
             let filled = self.filled.load(Ordering::Relaxed);
             let next = self
                 .next_len(len)
-                .filter(|_| filled >= growth_load(len, Slots::<K>::SLOT_BYTES));
+                .filter(|_| Self::full_enough(filled, len));
             let Some(next) = next else {
                 return false;
             };

@@ -75,10 +75,10 @@ struct Store<K: TableKey> {
 ///
 /// It grows as the local [`super::Table`] does, at half load (three
 /// quarters past a gigabyte), without stopping the threads that use it
-/// (see [`growth`]). A thread looks into
-/// the table through a [`SharedView`], which holds the store for reading;
-/// the store is taken for writing, once every view has let go of it, only
-/// to put a new size in place and to drop the old one.
+/// (see [`growth`]). A thread looks into the table through a
+/// [`SharedView`], which holds the store for reading; the store is taken
+/// for writing, once every view has let go of it, only to put a new size
+/// in place and to drop the old one.
 pub(super) struct SharedTable<K: TableKey> {
     store: RwLock<Store<K>>,
     hot: Hot,
